@@ -1,0 +1,135 @@
+// Reads, validates and completes a run config: defaults filled, tokens minted, paths resolved.
+import { randomBytes } from "node:crypto";
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import * as v from "valibot";
+import type { Tier } from "../tool/tier.ts";
+import { runConfigSchema, type Resources, type RunConfig, type SurfaceSettings } from "./schema.ts";
+
+export const DEFAULT_LISTEN = "127.0.0.1:0";
+export const DEFAULT_SURFACES: Record<string, readonly Tier[]> = {
+  default: ["read", "write", "exec"],
+  plan: ["read"],
+  explore: ["read"],
+};
+
+export interface SurfaceGrant {
+  name: string;
+  tiers: readonly Tier[];
+  token: string;
+}
+
+/** The config after validation and defaults: what the server actually runs with. */
+export interface RunSettings {
+  workdir: string;
+  conversation: string | undefined;
+  listen: { host: string; port: number };
+  stateDir: string | undefined;
+  surfaces: SurfaceGrant[];
+  resources: Resources;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    message: string,
+    readonly problems: string[] = [],
+  ) {
+    super(problems.length ? `${message}\n${problems.map((p) => `  ${p}`).join("\n")}` : message);
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * The embedded defaults for local use: the current directory, every resource a plain checkout can
+ * use connected (parser, language servers, debugger for conversation `local`, kernels).
+ */
+export function embeddedDefaults(): RunConfig {
+  return {
+    conversation: "local",
+    resources: { parser: {}, languageServers: {}, debugAdapters: {}, kernels: {} },
+  };
+}
+
+export function readConfigFile(path: string): RunConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`Cannot read the run config ${path}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`The run config ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseConfig(json, path);
+}
+
+export function parseConfig(json: unknown, origin = "run config"): RunConfig {
+  const result = v.safeParse(runConfigSchema, json);
+  if (result.success) return result.output;
+  throw new ConfigError(`The ${origin} is invalid:`, result.issues.map(describeIssue));
+}
+
+/** "resources.questions.port: expected an http(s) URL"; unknown keys are named as such. */
+function describeIssue(issue: v.BaseIssue<unknown>): string {
+  const path = v.getDotPath(issue) ?? "(top level)";
+  if (issue.kind === "schema" && issue.type === "strict_object" && issue.expected === "never") {
+    return `${path}: unknown key (check its spelling; unknown keys are not ignored)`;
+  }
+  return `${path}: ${issue.message}`;
+}
+
+export interface CommandLineOverrides {
+  workdir?: string;
+  listen?: string;
+}
+
+/** Completes a validated config; flags win over the file. */
+export function settle(config: RunConfig, overrides: CommandLineOverrides = {}, cwd = process.cwd()): RunSettings {
+  const workdir = resolveWorkdir(overrides.workdir ?? config.workdir ?? cwd, cwd);
+  const listenText = overrides.listen ?? config.listen ?? DEFAULT_LISTEN;
+  if (overrides.listen !== undefined) parseConfig({ listen: overrides.listen }, "--listen flag");
+  const surfaces = Object.entries({ ...defaultSurfaceSettings(), ...(config.surfaces ?? {}) }).map(
+    ([name, surface]) => ({ name, tiers: surface.tiers, token: surface.token ?? mintToken() }),
+  );
+  const tokens = new Set(surfaces.map((s) => s.token));
+  if (tokens.size !== surfaces.length) throw new ConfigError("Two surfaces share a token; each surface needs its own.");
+  return {
+    workdir,
+    conversation: config.conversation,
+    listen: parseListen(listenText),
+    stateDir: config.stateDir ? resolve(workdir, config.stateDir) : undefined,
+    surfaces,
+    resources: config.resources ?? {},
+  };
+}
+
+function defaultSurfaceSettings(): Record<string, SurfaceSettings> {
+  return Object.fromEntries(Object.entries(DEFAULT_SURFACES).map(([name, tiers]) => [name, { tiers: [...tiers] }]));
+}
+
+function resolveWorkdir(path: string, cwd: string): string {
+  const absolute = resolve(cwd, path);
+  let stat;
+  try {
+    stat = statSync(absolute);
+  } catch {
+    throw new ConfigError(`workdir: ${absolute} does not exist; pass an existing checkout directory.`);
+  }
+  if (!stat.isDirectory()) throw new ConfigError(`workdir: ${absolute} is not a directory.`);
+  return realpathSync(absolute);
+}
+
+export function parseListen(text: string): { host: string; port: number } {
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(text);
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) throw new ConfigError(`listen: expected a listen address like 127.0.0.1:0, got ${text}`);
+  return { host: (match[1] ?? "127.0.0.1").replace(/^\[|\]$/g, ""), port };
+}
+
+/** 32 random bytes, URL-safe. */
+export function mintToken(): string {
+  return randomBytes(32).toString("base64url");
+}

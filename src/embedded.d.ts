@@ -1,0 +1,17 @@
+// Types for files embedded with `import … with { type: "file" | "text" }` (Bun bundles them into the binary).
+declare module "*.wasm" {
+  const path: string;
+  export default path;
+}
+declare module "*.txt" {
+  const text: string;
+  export default text;
+}
+declare module "*.py" {
+  const text: string;
+  export default text;
+}
+declare module "*.html" {
+  const text: string;
+  export default text;
+}

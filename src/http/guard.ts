@@ -1,0 +1,41 @@
+// Who may talk to the server: loopback Host and Origin (against DNS rebinding), bearer token → surface.
+import { createHash, timingSafeEqual } from "node:crypto";
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
+
+/** True for localhost, 127.0.0.0/8 and ::1, with or without a port. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.replace(/:\d+$/, "");
+  const lower = name.toLowerCase();
+  return LOOPBACK_NAMES.has(lower) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(lower) || lower.endsWith(".localhost");
+}
+
+export function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.host);
+  } catch {
+    return false;
+  }
+}
+
+/** Compares secrets in constant time; hashing first makes the lengths equal. */
+export function sameSecret(given: string, expected: string): boolean {
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** The bearer token of a request, from `Authorization: Bearer …`. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  return match?.[1];
+}
+
+/** Finds whose token this is, comparing against every surface so timing says nothing about which. */
+export function matchToken<T extends { token: string }>(given: string | undefined, grants: readonly T[]): T | undefined {
+  if (given === undefined) return undefined;
+  let found: T | undefined;
+  for (const grant of grants) if (sameSecret(given, grant.token) && !found) found = grant;
+  return found;
+}

@@ -1,0 +1,74 @@
+// Starts one run: services for its resources, the tool registry, the HTTP app, the listener.
+import { createApp, type HarnessRoute } from "../http/app.ts";
+import { isLoopbackHost } from "../http/guard.ts";
+import type { RunSettings } from "../config/load.ts";
+import { ConfigError } from "../config/load.ts";
+import type { RuntimePrimitives } from "../runtime/primitives.ts";
+import type { Tool } from "../tool/define.ts";
+import { ToolRegistry } from "../tool/registry.ts";
+import { toolsForRun } from "../tools/catalog.ts";
+import { VERSION } from "../version.ts";
+import { connectServices } from "./connect.ts";
+import { Lifecycle } from "./lifecycle.ts";
+import type { RunServices } from "./services.ts";
+
+export interface StartOptions {
+  allowRemote?: boolean;
+  /** Tools added beside the catalog's; tests use this to exercise the registry. */
+  extraTools?: readonly Tool[];
+  log?: (line: string) => void;
+}
+
+export interface RunningSidecar {
+  /** The MCP endpoint, e.g. http://127.0.0.1:41234/mcp. */
+  url: string;
+  port: number;
+  surfaces: Record<string, string>;
+  registry: ToolRegistry;
+  services: RunServices;
+  close(): Promise<void>;
+}
+
+/** The JSON line `serve` prints when ready. */
+export function readyLine(run: RunningSidecar): string {
+  return JSON.stringify({ url: run.url, surfaces: run.surfaces, pid: process.pid, version: VERSION });
+}
+
+export async function startRun(
+  settings: RunSettings,
+  runtime: RuntimePrimitives,
+  options: StartOptions = {},
+): Promise<RunningSidecar> {
+  const { host, port } = settings.listen;
+  if (!options.allowRemote && !isLoopbackHost(host)) {
+    throw new ConfigError(`listen: ${host} is not a loopback address; pass --allow-remote to serve beyond this machine.`);
+  }
+  const lifecycle = new Lifecycle();
+  const shutdown = new AbortController();
+  const services = connectServices(settings, runtime, lifecycle);
+  const routes: HarnessRoute[] = [];
+  const registry = new ToolRegistry(() => [...toolsForRun(services), ...(options.extraTools ?? [])]);
+  const { app, sessions } = createApp({
+    registry,
+    surfaces: settings.surfaces,
+    identity: { name: "sidecar", version: VERSION },
+    runSignal: shutdown.signal,
+    allowRemote: options.allowRemote,
+    routes,
+  });
+  const listening = await runtime.listen(app.fetch, host, port);
+  lifecycle.add("mcp sessions", () => sessions.closeAll());
+  lifecycle.add("listener", () => listening.close());
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${listening.port}/mcp`,
+    port: listening.port,
+    surfaces: Object.fromEntries(settings.surfaces.map((s) => [s.name, s.token])),
+    registry,
+    services,
+    close: () => {
+      shutdown.abort(); // in-flight calls end first, so nothing waits on a service being stopped
+      return lifecycle.close(options.log);
+    },
+  };
+}

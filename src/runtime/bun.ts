@@ -1,0 +1,17 @@
+// Runtime primitives under Bun (source checkout and the compiled binary alike).
+import { bunGrammarSource } from "./grammar-source.bun.ts";
+import type { RuntimePrimitives } from "./primitives.ts";
+
+/** Inside `bun build --compile` output, the entry script lives in Bun's embedded file system. */
+const compiled = Bun.main.startsWith("/$bunfs/") || Bun.main.includes("~BUN");
+
+export const bunPrimitives: RuntimePrimitives = {
+  name: "bun",
+  async listen(fetch, host, port) {
+    // idleTimeout 0: SSE streams and long tool calls (ask_user, vibe_wait) must not be cut at 10 s.
+    const server = Bun.serve({ fetch, hostname: host, port, idleTimeout: 0 });
+    return { port: server.port ?? port, close: () => server.stop(true) };
+  },
+  grammars: bunGrammarSource,
+  selfCommand: compiled ? [process.execPath] : [process.execPath, Bun.main],
+};

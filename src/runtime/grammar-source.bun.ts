@@ -1,0 +1,14 @@
+// Grammar bytes under Bun: files embedded by `bun build --compile` (or the checkout when run from source).
+import type { GrammarSource } from "../syntax/grammars.ts";
+import { grammarFiles, treeSitterRuntimeFile } from "./grammar-files.bun.ts";
+
+export const bunGrammarSource: GrammarSource = {
+  async grammarBytes(id) {
+    const file = grammarFiles[id];
+    if (!file) throw new Error(`grammar ${id} is not embedded in this build`);
+    return new Uint8Array(await Bun.file(file).arrayBuffer());
+  },
+  async runtimeWasmBytes() {
+    return new Uint8Array(await Bun.file(treeSitterRuntimeFile).arrayBuffer());
+  },
+};

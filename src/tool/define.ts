@@ -1,0 +1,62 @@
+// A tool is data plus one function: name, tier, description, input/output schemas and run().
+import type * as v from "valibot";
+import type { Tier } from "./tier.ts";
+
+/** What a running tool can reach besides its own input. */
+export interface ToolContext {
+  /** Aborted when the client cancels the call (notifications/cancelled) or the run shuts down. */
+  signal: AbortSignal;
+  /** Sends an MCP progress notification when the client asked for them; a no-op otherwise. */
+  progress(update: { progress: number; total?: number; message?: string }): void;
+  /** Name of the surface the call came from (default, plan, explore, …). */
+  surface: string;
+}
+
+export interface ImageBlock {
+  /** base64-encoded bytes, never truncated. */
+  data: string;
+  mimeType: string;
+}
+
+/** A tool that ran returns this; `isError` marks a failure the model can act on. */
+export interface ToolReply<Out> {
+  text: string;
+  data: Out;
+  images?: ImageBlock[];
+  isError?: boolean;
+}
+
+export interface ToolSpec<In extends v.GenericSchema, Out extends v.GenericSchema> {
+  name: string;
+  tier: Tier;
+  /** Long descriptions live in a sibling .txt imported as text. */
+  description: string;
+  /** Short human title for clients that show one. */
+  title?: string;
+  input: In;
+  output: Out;
+  run(input: v.InferOutput<In>, ctx: ToolContext): Promise<ToolReply<v.InferInput<Out>>>;
+}
+
+export type Tool = ToolSpec<v.GenericSchema, v.GenericSchema>;
+
+/** Declares a tool in one call; the types tie run()'s input and reply to the schemas. */
+export function defineTool<In extends v.GenericSchema, Out extends v.GenericSchema>(
+  spec: ToolSpec<In, Out>,
+): Tool {
+  return spec as unknown as Tool;
+}
+
+/**
+ * Thrown inside run() for a failure the model should read and act on. The wrapper turns it into
+ * an `isError` result; anything else thrown becomes an internal-error result with its message.
+ */
+export class ToolFailure extends Error {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "ToolFailure";
+  }
+}

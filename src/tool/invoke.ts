@@ -1,0 +1,50 @@
+// The one wrapper every tool call goes through: validate once, run, shape the MCP result.
+import * as v from "valibot";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ToolFailure, type Tool, type ToolContext, type ToolReply } from "./define.ts";
+import { describeArguments } from "./json-schema.ts";
+
+/** Runs `tool` on raw client arguments and always answers with a CallToolResult — never throws. */
+export async function invokeTool(tool: Tool, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+  const parsed = v.safeParse(tool.input, args ?? {});
+  if (!parsed.success) return errorResult(invalidArgumentsMessage(tool, parsed.issues));
+  try {
+    const reply = await tool.run(parsed.output, ctx);
+    return replyResult(reply);
+  } catch (error) {
+    if (ctx.signal.aborted) return errorResult(`The ${tool.name} call was cancelled before it finished.`);
+    if (error instanceof ToolFailure) return errorResult(error.message, error.details);
+    const message = error instanceof Error ? error.message : String(error);
+    return errorResult(`${tool.name} failed unexpectedly: ${message}. This is a sidecar bug; the call may be retried.`);
+  }
+}
+
+function replyResult(reply: ToolReply<unknown>): CallToolResult {
+  const content: CallToolResult["content"] = [{ type: "text", text: reply.text }];
+  for (const image of reply.images ?? []) content.push({ type: "image", data: image.data, mimeType: image.mimeType });
+  return reply.isError
+    ? { content, structuredContent: asRecord(reply.data), isError: true }
+    : { content, structuredContent: asRecord(reply.data) };
+}
+
+function errorResult(message: string, details: Record<string, unknown> = {}): CallToolResult {
+  return { content: [{ type: "text", text: message }], structuredContent: { error: message, ...details }, isError: true };
+}
+
+function asRecord(data: unknown): Record<string, unknown> {
+  return data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : { value: data };
+}
+
+/** Words a validation failure for the model: each problem with its argument path, then a correct shape. */
+export function invalidArgumentsMessage(tool: Tool, issues: readonly v.BaseIssue<unknown>[]): string {
+  const problems = issues.map((issue) => {
+    const path = v.getDotPath(issue) ?? "(arguments)";
+    if (issue.type === "strict_object" && issue.expected === "never") return `- ${path}: unknown argument; ${tool.name} does not take it`;
+    return `- ${path}: ${issue.message}`;
+  });
+  return [
+    `Invalid arguments for ${tool.name}:`,
+    ...problems,
+    `Expected arguments: ${describeArguments(tool.input)}`,
+  ].join("\n");
+}

@@ -1,0 +1,67 @@
+// The one place a tool's path argument is turned into a real path, refused if it leaves the workdir.
+import { lstatSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { ToolFailure } from "../tool/define.ts";
+
+export class PathOutsideWorkdir extends ToolFailure {
+  constructor(given: string, why: string) {
+    super(`The path ${JSON.stringify(given)} is outside the workspace (${why}). Pass a path relative to the workspace root.`, {
+      path: given,
+    });
+  }
+}
+
+/**
+ * Resolves `given` (relative to the workdir, or absolute inside it) and checks the real location —
+ * symlinks followed — stays inside the workdir. A path that does not exist yet is checked through
+ * its deepest existing ancestor, so a write target is safe too.
+ */
+export function resolveInWorkdir(workdir: string, given: string): string {
+  if (given.includes("\0")) throw new ToolFailure(`The path ${JSON.stringify(given)} contains a NUL byte.`);
+  const root = realpathSync(workdir);
+  const candidate = resolve(root, given);
+  if (!isInside(root, candidate)) {
+    throw new PathOutsideWorkdir(given, isAbsolute(given) ? "an absolute path elsewhere" : "it climbs out with ..");
+  }
+  let real: string;
+  try {
+    real = realOfDeepestExisting(candidate);
+  } catch {
+    throw new PathOutsideWorkdir(given, "a symlink on the way points nowhere");
+  }
+  if (!isInside(root, real)) throw new PathOutsideWorkdir(given, "a symlink points out of it");
+  return real;
+}
+
+/** The workspace-relative form used in every result ("src/a.ts", "." for the root). */
+export function relativeToWorkdir(workdir: string, absolute: string): string {
+  const rel = relative(workdir, absolute);
+  return rel === "" ? "." : rel.split(sep).join("/");
+}
+
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+function realOfDeepestExisting(path: string): string {
+  let existing = path;
+  const missing: string[] = [];
+  while (!existsNoFollow(existing)) {
+    const parent = dirname(existing);
+    if (parent === existing) break;
+    missing.unshift(existing.slice(parent.length + 1));
+    existing = parent;
+  }
+  return resolve(realpathSync(existing), ...missing);
+}
+
+/** True for anything at the path, a dangling symlink included (which then fails realpath). */
+function existsNoFollow(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,65 @@
+// Tools defined only for tests, one per tier, to exercise the registry and the MCP surface before
+// (and independently of) the real tools. They never ship: the catalog does not list them.
+import * as v from "valibot";
+import { defineTool, ToolFailure } from "../../src/tool/define.ts";
+
+export const echoTool = defineTool({
+  name: "test_echo",
+  tier: "read",
+  description: "Echoes its text back (test tool).",
+  input: v.strictObject({ text: v.string(), times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))) }),
+  output: v.object({ echoed: v.string() }),
+  async run({ text, times }) {
+    const echoed = text.repeat(times ?? 1);
+    return { text: echoed, data: { echoed } };
+  },
+});
+
+export const writeProbeTool = defineTool({
+  name: "test_write",
+  tier: "write",
+  description: "Pretends to write (test tool).",
+  input: v.strictObject({}),
+  output: v.object({ wrote: v.boolean() }),
+  async run() {
+    return { text: "wrote", data: { wrote: true } };
+  },
+});
+
+export const execProbeTool = defineTool({
+  name: "test_exec",
+  tier: "exec",
+  description: "Fails the way a tool that ran and failed does (test tool).",
+  input: v.strictObject({}),
+  output: v.object({}),
+  async run() {
+    throw new ToolFailure("The probe failed on purpose. Call it with nothing else to do.");
+  },
+});
+
+/** How many test_slow calls saw their AbortSignal fire. */
+export const slowToolAborts = { count: 0 };
+
+/** Waits until cancelled, sending progress every 20 ms. */
+export const slowTool = defineTool({
+  name: "test_slow",
+  tier: "read",
+  description: "Runs until cancelled, reporting progress (test tool).",
+  input: v.strictObject({ ms: v.number() }),
+  output: v.object({ finished: v.boolean() }),
+  async run({ ms }, ctx) {
+    const started = Date.now();
+    let step = 0;
+    while (Date.now() - started < ms) {
+      if (ctx.signal.aborted) {
+        slowToolAborts.count++;
+        throw new Error("aborted");
+      }
+      ctx.progress({ progress: ++step, message: `step ${step}` });
+      await Bun.sleep(20);
+    }
+    return { text: "finished", data: { finished: true } };
+  },
+});
+
+export const PROBE_TOOLS = [echoTool, writeProbeTool, execProbeTool, slowTool];

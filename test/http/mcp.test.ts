@@ -1,0 +1,124 @@
+// The official MCP SDK client against a real run: initialize, list per surface, call, progress, cancel.
+import { describe, expect, test } from "bun:test";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { PROBE_TOOLS, slowToolAborts } from "../helpers/probe-tools.ts";
+import { startTestRun } from "../helpers/sidecar.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+
+describe("MCP over Streamable HTTP with the official SDK client", () => {
+  test("each surface lists only the tools its tiers allow, with annotations and schemas", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
+    const full = await (await t.client("default")).listTools();
+    expect(full.tools.map((tool) => tool.name).sort()).toEqual(["test_echo", "test_exec", "test_slow", "test_write"]);
+    const plan = await (await t.client("plan")).listTools();
+    expect(plan.tools.map((tool) => tool.name).sort()).toEqual(["test_echo", "test_slow"]);
+
+    const echo = full.tools.find((tool) => tool.name === "test_echo")!;
+    expect(echo.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(echo.inputSchema).toMatchObject({ type: "object", required: ["text"] });
+    expect(echo.outputSchema).toMatchObject({ type: "object" });
+    const write = full.tools.find((tool) => tool.name === "test_write")!;
+    expect(write.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  test("a write tool called with the plan token answers exactly as an unknown tool", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
+    const plan = await t.client("plan");
+    const outside = await plan.callTool({ name: "test_write", arguments: {} }).catch((e: unknown) => e);
+    const unknown = await plan.callTool({ name: "no_such_tool", arguments: {} }).catch((e: unknown) => e);
+    expect(outside).toBeInstanceOf(McpError);
+    expect(unknown).toBeInstanceOf(McpError);
+    expect((outside as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((outside as McpError).message.replace("test_write", "X")).toBe(
+      (unknown as McpError).message.replace("no_such_tool", "X"),
+    );
+    expect((outside as McpError).message).toContain("Unknown tool: test_write");
+  });
+
+  test("a call returns text and structuredContent", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
+    const client = await t.client();
+    const result = await client.callTool({ name: "test_echo", arguments: { text: "ab", times: 2 } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ echoed: "abab" });
+    expect(result.content).toEqual([{ type: "text", text: "abab" }]);
+  });
+
+  test("bad arguments come back as an isError result naming the problem and a correct call", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
+    const client = await t.client();
+    const result = await client.callTool({ name: "test_echo", arguments: { text: 5, colour: "red" } });
+    expect(result.isError).toBe(true);
+    const text = (result.content as { text: string }[])[0]!.text;
+    expect(text).toContain("Invalid arguments for test_echo");
+    expect(text).toContain("text:");
+    expect(text).toContain("- colour: unknown argument; test_echo does not take it");
+    expect(text).toContain("Expected arguments: {text: string, times?: integer}");
+  });
+
+  test("a tool that ran and failed returns isError with its own message", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
+    const result = await (await t.client()).callTool({ name: "test_exec", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]!.text).toBe("The probe failed on purpose. Call it with nothing else to do.");
+  });
+
+  test("progress notifications arrive during a long call, and cancelling aborts it", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
+    const client = await t.client();
+    const progress: number[] = [];
+    const finished = await client.callTool({ name: "test_slow", arguments: { ms: 150 } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    });
+    expect(finished.structuredContent).toEqual({ finished: true });
+    expect(progress.length).toBeGreaterThan(2);
+
+    const before = slowToolAborts.count;
+    const controller = new AbortController();
+    const call = client.callTool({ name: "test_slow", arguments: { ms: 10_000 } }, undefined, { signal: controller.signal });
+    await Bun.sleep(100);
+    controller.abort("test cancels");
+    await expect(call).rejects.toThrow();
+    for (let i = 0; i < 50 && slowToolAborts.count === before; i++) await Bun.sleep(20);
+    expect(slowToolAborts.count).toBe(before + 1);
+  });
+
+  test("ping answers and the session can be ended with DELETE", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
+    const client = await t.client();
+    await expect(client.ping()).resolves.toBeDefined();
+    const transport = client.transport as unknown as { sessionId?: string; terminateSession(): Promise<void> };
+    const id = transport.sessionId!;
+    await transport.terminateSession();
+    const after = await t.fetch("/mcp", {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${t.run.surfaces.default}`,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "Mcp-Session-Id": id,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect(after.status).toBe(404);
+  });
+
+  test("tools/list_changed reaches connected clients when the tool set changes", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
+    const client = await t.client();
+    const { ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+    const seen = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    // A standalone SSE stream must be open for server-initiated notifications; the SDK opens it after initialize.
+    await Bun.sleep(100);
+    t.run.registry.changed();
+    await seen;
+  });
+});
