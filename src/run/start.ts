@@ -1,5 +1,5 @@
 // Starts one run: services for its resources, the tool registry, the HTTP app, the listener.
-import { createApp, type HarnessRoute } from "../http/app.ts";
+import { createApp } from "../http/app.ts";
 import { isLoopbackHost } from "../http/guard.ts";
 import type { RunSettings } from "../config/load.ts";
 import { ConfigError } from "../config/load.ts";
@@ -10,6 +10,7 @@ import { toolsForRun } from "../tools/catalog.ts";
 import { VERSION } from "../version.ts";
 import { connectServices } from "./connect.ts";
 import { Lifecycle } from "./lifecycle.ts";
+import { harnessRoutes } from "./routes.ts";
 import type { RunServices } from "./services.ts";
 
 export interface StartOptions {
@@ -46,8 +47,8 @@ export async function startRun(
   const lifecycle = new Lifecycle();
   const shutdown = new AbortController();
   const services = connectServices(settings, runtime, lifecycle);
-  const routes: HarnessRoute[] = [];
   const registry = new ToolRegistry(() => [...toolsForRun(services), ...(options.extraTools ?? [])]);
+  const routes = harnessRoutes(services, registry);
   const { app, sessions } = createApp({
     registry,
     surfaces: settings.surfaces,
