@@ -1,0 +1,46 @@
+// Startup and protocol overhead of the compiled binary: cold start to the ready line (median of
+// 20), tools/list round trip on loopback (p50/p99 over 1000), idle RSS.
+// Usage: bun bench/startup.ts [BINARY]   (default dist/sidecar; build it with `bun compile.ts`)
+import { existsSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { spawnSidecar } from "../build/spawn-sidecar.ts";
+import { median, ms, percentile } from "./stats.ts";
+
+const binary = resolve(process.argv[2] ?? "dist/sidecar");
+if (!existsSync(binary)) {
+  console.error(`${binary} does not exist; build it first with \`bun compile.ts\`.`);
+  process.exit(2);
+}
+const workdir = mkdtempSync(join(tmpdir(), "sidecar-bench-"));
+
+const COLD_STARTS = 20;
+const ROUND_TRIPS = 1000;
+
+const starts: number[] = [];
+for (let i = 0; i < COLD_STARTS; i++) {
+  const t0 = performance.now();
+  const sidecar = await spawnSidecar([binary, "serve", "--workdir", workdir]);
+  starts.push(performance.now() - t0);
+  await sidecar.stop();
+}
+
+const sidecar = await spawnSidecar([binary, "serve", "--workdir", workdir]);
+const client = await sidecar.connect("default");
+for (let i = 0; i < 50; i++) await client.listTools(); // warm-up
+const trips: number[] = [];
+for (let i = 0; i < ROUND_TRIPS; i++) {
+  const t0 = performance.now();
+  await client.listTools();
+  trips.push(performance.now() - t0);
+}
+await Bun.sleep(500);
+const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${sidecar.child.pid}/status`, "utf8"))?.[1]);
+await sidecar.stop();
+rmSync(workdir, { recursive: true, force: true });
+
+const tools = (await Bun.$`${binary} tools`.quiet().json()).tools.length as number;
+console.log(`binary: ${binary} (${tools} tools on the default surface with embedded defaults)`);
+console.log(`cold start to ready line: median ${ms(median(starts))} over ${COLD_STARTS} (target ≤ 150 ms)`);
+console.log(`tools/list round trip: p50 ${ms(percentile(trips, 50))}, p99 ${ms(percentile(trips, 99))} over ${ROUND_TRIPS} (target p50 ≤ 2 ms)`);
+console.log(`idle RSS after ${ROUND_TRIPS + 50} calls: ${(rssKb / 1024).toFixed(1)} MB (target ≤ 80 MB)`);

@@ -1,0 +1,83 @@
+// Smoke test of a built binary: `bun build/smoke.ts dist/sidecar [--runner "qemu-aarch64-static -L …"]`.
+// Copies the binary alone into an empty directory, then: --version, doctor, serve with a temp
+// config, the official MCP client lists tools per surface and calls one, and a clean shutdown
+// leaves no process behind.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { randomUUID } from "node:crypto";
+import { spawnSidecar } from "./spawn-sidecar.ts";
+import { waitForNoLeftovers } from "./leftovers.ts";
+import manifest from "../grammars/manifest.json" with { type: "json" };
+
+const [binaryArg, ...rest] = process.argv.slice(2);
+if (!binaryArg) {
+  console.error("usage: bun build/smoke.ts BINARY [--runner 'CMD ARGS']");
+  process.exit(2);
+}
+const runnerIndex = rest.indexOf("--runner");
+const runner = runnerIndex >= 0 ? (rest[runnerIndex + 1] ?? "").split(" ").filter(Boolean) : [];
+/** Emulated binaries start slowly; give them time. */
+const READY_TIMEOUT_MS = runner.length ? 180_000 : 30_000;
+
+const empty = mkdtempSync(join(tmpdir(), "sidecar-smoke-"));
+const binary = join(empty, basename(binaryArg));
+copyFileSync(resolve(binaryArg), binary);
+const started = performance.now();
+const step = (what: string) => console.log(`smoke: ${what} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+
+function run(args: string[]): string {
+  return execFileSync(runner[0] ?? binary, [...runner.slice(1), ...(runner.length ? [binary] : []), ...args], {
+    cwd: empty,
+    encoding: "utf8",
+    timeout: READY_TIMEOUT_MS,
+  });
+}
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`smoke: ${message}`);
+}
+
+try {
+  const version = run(["--version"]);
+  check(/^sidecar \d+\.\d+\.\d+/.test(version), `--version printed ${JSON.stringify(version)}`);
+  step(`--version: ${version.trim()}`);
+
+  const doctor = run(["doctor"]); // exits non-zero (and throws here) when a grammar fails to load
+  const missing = manifest.grammars.filter((g) => !new RegExp(`^  ok\\s+${g.id}\\s`, "m").test(doctor));
+  check(missing.length === 0, `doctor did not load ${missing.map((g) => g.id).join(", ")}:\n${doctor}`);
+  step("doctor: every grammar loads from inside the binary");
+
+  const workdir = join(empty, "work");
+  mkdirSync(workdir);
+  writeFileSync(join(workdir, "app.py"), "def area(r):\n    return 3.14 * r * r\n\nprint(area(2))\n");
+  const config = join(empty, "run.json");
+  writeFileSync(config, JSON.stringify({ workdir, conversation: "smoke", resources: { parser: {} } }));
+
+  const marker = randomUUID();
+  const sidecar = await spawnSidecar([...runner, binary, "serve", "--config", config], {
+    cwd: empty,
+    env: { ...process.env, SIDECAR_SMOKE_MARK: marker },
+    readyTimeoutMs: READY_TIMEOUT_MS,
+  });
+  step(`serve: ready at ${sidecar.ready.url}`);
+  try {
+    const all = await (await sidecar.connect("default")).listTools();
+    const plan = await (await sidecar.connect("plan")).listTools();
+    check(plan.tools.every((t) => t.annotations?.readOnlyHint === true), "the plan surface lists a non-read tool");
+    step(`tools: default sees ${all.tools.length}, plan sees ${plan.tools.length}`);
+  } finally {
+    const code = await sidecar.stop();
+    check(code === 0, `serve exited with ${code} after SIGTERM; stderr:\n${sidecar.stderr()}`);
+  }
+  const left = await waitForNoLeftovers("SIDECAR_SMOKE_MARK", marker);
+  check(left.length === 0, `processes survived the shutdown: ${left.join(", ")}`);
+  step("shutdown: clean, no process left");
+  console.log("smoke: passed");
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  rmSync(empty, { recursive: true, force: true });
+}

@@ -1,0 +1,20 @@
+// `sidecar serve` under Deno, from source: deno run -A src/main.deno.ts serve [flags]
+import { fileURLToPath } from "node:url";
+import { parseCommandLine } from "./cli/args.ts";
+import { serveCommand } from "./cli/serve.ts";
+import { denoPrimitives } from "./runtime/deno.ts";
+
+const entry = fileURLToPath(import.meta.url);
+const root = fileURLToPath(new URL("..", import.meta.url));
+const { command, flags } = parseCommandLine(process.argv.slice(2));
+if (command !== "serve") {
+  process.stderr.write("sidecar (deno): only `serve` is available under Deno; use the compiled binary for the rest.\n");
+  process.exit(2);
+}
+serveCommand(flags, denoPrimitives(root, entry)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`sidecar: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,19 @@
+// `sidecar serve` under Node (bundled by `bun build --target=node`): the same app, Node's HTTP server.
+// Usage: node sidecar.node.mjs serve [flags]   (SIDECAR_ROOT = the checkout holding grammars/)
+import { parseCommandLine } from "./cli/args.ts";
+import { serveCommand } from "./cli/serve.ts";
+import { nodePrimitives } from "./runtime/node.ts";
+
+const root = process.env.SIDECAR_ROOT ?? process.cwd();
+const { command, flags } = parseCommandLine(process.argv.slice(2));
+if (command !== "serve") {
+  process.stderr.write("sidecar (node): only `serve` is available under Node; use the compiled binary for the rest.\n");
+  process.exit(2);
+}
+serveCommand(flags, nodePrimitives(root, process.argv[1] ?? "")).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`sidecar: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,42 @@
+// The same Hono app answers under Bun, Node (@hono/node-server) and Deno, driven by the official SDK client.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { spawnSidecar } from "../../build/spawn-sidecar.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+
+const root = join(import.meta.dir, "..", "..");
+const nodeBundle = join(root, "dist", "test", "sidecar.node.mjs");
+
+beforeAll(() => {
+  execFileSync(process.execPath, ["build", join(root, "src", "main.node.ts"), "--target=node", "--outfile", nodeBundle], {
+    stdio: "pipe",
+  });
+});
+
+// Every row has three elements: bun's test.each treats a callback with more parameters than the row as async-done style.
+const runtimes: [string, (workdir: string) => string[], NodeJS.ProcessEnv][] = [
+  ["bun", (w) => [process.execPath, join(root, "src", "main.ts"), "serve", "--workdir", w], process.env],
+  ["node", (w) => ["node", nodeBundle, "serve", "--workdir", w], { ...process.env, SIDECAR_ROOT: root }],
+  ["deno", (w) => [join(root, "node_modules", ".bin", "deno"), "run", "-A", join(root, "src", "main.deno.ts"), "serve", "--workdir", w], process.env],
+];
+
+describe("the app under each runtime", () => {
+  test.each(runtimes)("%s: serves MCP, lists tools per surface, answers ping, stops on SIGTERM", async (_name, argv, env) => {
+    await using dir = await tempDir();
+    const sidecar = await spawnSidecar(argv(dir.path), { env, cwd: root });
+    try {
+      expect(sidecar.ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      expect(Object.keys(sidecar.ready.surfaces).sort()).toEqual(["default", "explore", "plan"]);
+      const client = await sidecar.connect("default");
+      expect(client.getServerVersion()?.name).toBe("sidecar");
+      const all = await client.listTools();
+      const plan = await (await sidecar.connect("plan")).listTools();
+      expect(plan.tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+      expect(plan.tools.length).toBeLessThanOrEqual(all.tools.length);
+      await expect(client.ping()).resolves.toBeDefined();
+    } finally {
+      expect(await sidecar.stop()).toBe(0);
+    }
+  });
+});
