@@ -1,7 +1,9 @@
-// Regenerates grammars/ from pinned npm packages: copies each WASM grammar, checks its sha256
-// against the manifest (or writes it with --update), and writes the Bun embedding module.
+// Regenerates grammars/ from pinned npm packages: stores each WASM grammar gzipped (a quarter of
+// the size inside the binary), checks the sha256 of the uncompressed bytes against the manifest
+// (or writes it with --update), and writes the Bun embedding module.
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 
 const SOURCE_PACKAGE = "@cursorless/tree-sitter-wasms";
@@ -47,14 +49,16 @@ const previous: GrammarEntry[] = existsSync(manifestPath) ? JSON.parse(readFileS
 const problems: string[] = [];
 
 const entries: GrammarEntry[] = Object.entries(GRAMMARS).map(([id, extensions]) => {
-  const file = `tree-sitter-${id}.wasm`;
-  const source = join(pkgDir, "out", file);
-  const sha256 = createHash("sha256").update(readFileSync(source)).digest("hex");
+  const wasm = readFileSync(join(pkgDir, "out", `tree-sitter-${id}.wasm`));
+  const file = `tree-sitter-${id}.wasm.gz`;
+  const sha256 = createHash("sha256").update(wasm).digest("hex");
   const known = previous.find((g) => g.id === id);
   if (known && known.sha256 !== sha256 && !update) {
     problems.push(`${id}: ${SOURCE_PACKAGE}@${version} ships sha256 ${sha256}, the manifest pins ${known.sha256}`);
   }
-  copyFileSync(source, join(root, "grammars", file));
+  // gzip headers carry no timestamp from zlib, so the output is the same on every run.
+  writeFileSync(join(root, "grammars", file), gzipSync(wasm, { level: 9 }));
+  rmSync(join(root, "grammars", `tree-sitter-${id}.wasm`), { force: true });
   return { id, file, extensions, package: SOURCE_PACKAGE, version, sha256 };
 });
 

@@ -3,6 +3,10 @@ declare module "*.wasm" {
   const path: string;
   export default path;
 }
+declare module "*.gz" {
+  const path: string;
+  export default path;
+}
 declare module "*.txt" {
   const text: string;
   export default text;

@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { GRAMMARS, type GrammarSource } from "../syntax/grammars.ts";
 
 export function checkoutGrammarSource(root: string): GrammarSource {
@@ -9,7 +10,7 @@ export function checkoutGrammarSource(root: string): GrammarSource {
     async grammarBytes(id) {
       const grammar = GRAMMARS.find((g) => g.id === id);
       if (!grammar) throw new Error(`grammar ${id} is not in grammars/manifest.json`);
-      return new Uint8Array(await readFile(join(root, "grammars", grammar.file)));
+      return gunzipSync(await readFile(join(root, "grammars", grammar.file)));
     },
     async runtimeWasmBytes() {
       const require = createRequire(join(root, "package.json"));

@@ -1,4 +1,5 @@
-// Doctor checks for the parser: every embedded grammar loads and parses.
+// Doctor checks for the parser: every embedded grammar is intact (sha256 as in the manifest) and parses.
+import { createHash } from "node:crypto";
 import type { DoctorGroup } from "../doctor/check.ts";
 import { GRAMMARS, GrammarLoader } from "./grammars.ts";
 
@@ -6,19 +7,19 @@ export const grammarChecks: DoctorGroup = async ({ runtime }) => {
   const loader = new GrammarLoader(runtime.grammars);
   return Promise.all(
     GRAMMARS.map(async (grammar) => {
+      const row = { group: "grammars", name: grammar.id };
       try {
+        const bytes = await runtime.grammars.grammarBytes(grammar.id);
+        const sha256 = createHash("sha256").update(bytes).digest("hex");
+        if (sha256 !== grammar.sha256) {
+          return { ...row, ok: false, detail: `embedded bytes have sha256 ${sha256.slice(0, 12)}…, the manifest says ${grammar.sha256.slice(0, 12)}…`, hint: "regenerate with `bun build/grammars.ts` and rebuild" };
+        }
         const parser = await loader.parser(grammar.id);
         const tree = parser.parse("");
         parser.delete();
-        return { group: "grammars", name: grammar.id, ok: tree !== null, detail: `${grammar.package}@${grammar.version}` };
+        return { ...row, ok: tree !== null, detail: `${grammar.package}@${grammar.version}, ${(bytes.length / 1024).toFixed(0)} KiB` };
       } catch (error) {
-        return {
-          group: "grammars",
-          name: grammar.id,
-          ok: false,
-          detail: `failed to load: ${(error as Error).message}`,
-          hint: "rebuild with `bun compile.ts`; the grammar bytes are embedded at build time",
-        };
+        return { ...row, ok: false, detail: `failed to load: ${(error as Error).message}`, hint: "rebuild with `bun compile.ts`; grammar bytes are embedded at build time" };
       }
     }),
   );
