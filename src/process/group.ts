@@ -1,26 +1,26 @@
-// Spawning children in their own process group, and stopping a whole group: SIGTERM, grace, SIGKILL.
+// Spawning children as the root of their own process tree, and stopping a whole tree: SIGTERM, grace, SIGKILL.
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { treeKiller, type TreeSignal } from "../platform/process-tree.ts";
 
 /** How long a group gets between SIGTERM and SIGKILL. */
 export const TERMINATE_GRACE_MS = 2_000;
+/** How long to wait for the exit event after SIGKILL before giving up on it. */
+const REAP_TIMEOUT_MS = 1_000;
+
+const killer = treeKiller();
 
 /** Spawns `command` as the leader of a new process group, so the whole tree can be signalled. */
 export function spawnGroup(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
-  return spawn(command, args, { ...options, detached: process.platform !== "win32" });
+  return spawn(command, args, { windowsHide: true, ...options, detached: killer.detachChildren });
 }
 
-/** Sends `signal` to the child's whole group (falling back to the child alone). */
-export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+/** Sends `signal` to the child's whole tree. */
+export function signalGroup(child: ChildProcess, signal: TreeSignal): void {
   if (child.pid === undefined) return;
   try {
-    if (process.platform === "win32") child.kill(signal);
-    else process.kill(-child.pid, signal);
+    killer.signalTree(child.pid, signal);
   } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      // already gone
-    }
+    // already gone
   }
 }
 
@@ -42,8 +42,11 @@ export function exited(child: ChildProcess): Promise<void> {
 export async function stopGroup(child: ChildProcess, graceMs = TERMINATE_GRACE_MS): Promise<void> {
   if (child.pid === undefined) return;
   signalGroup(child, "SIGTERM");
-  const timer = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), graceMs).unref?.());
-  await Promise.race([exited(child), timer]);
+  await Promise.race([exited(child), delay(graceMs)]);
   signalGroup(child, "SIGKILL");
-  await Promise.race([exited(child), new Promise((resolve) => setTimeout(resolve, 1_000))]);
+  await Promise.race([exited(child), delay(REAP_TIMEOUT_MS)]);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
 }

@@ -1,9 +1,10 @@
 // Runtime primitives under Bun (source checkout and the compiled binary alike).
+import { isEmbeddedPath } from "../platform/embedded-paths.ts";
 import { bunGrammarSource } from "./grammar-source.bun.ts";
 import type { RuntimePrimitives } from "./primitives.ts";
 
 /** Inside `bun build --compile` output, the entry script lives in Bun's embedded file system. */
-const compiled = Bun.main.startsWith("/$bunfs/") || Bun.main.includes("~BUN");
+const compiled = isEmbeddedPath(Bun.main);
 
 export const bunPrimitives: RuntimePrimitives = {
   name: "bun",
