@@ -2,7 +2,9 @@
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { z } from "zod";
 import {
+  CallToolRequestParamsSchema,
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
@@ -13,6 +15,15 @@ import type { Tool, ToolContext } from "../tool/define.ts";
 import { invokeTool } from "../tool/invoke.ts";
 import { jsonSchemaOf } from "../tool/json-schema.ts";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
+
+/**
+ * tools/call with `arguments` loosened: the SDK validates the request itself and answers a
+ * non-object `arguments` with JSON-RPC invalid params (-32602). Given its strict schema here, the
+ * same request would first fail our handler's parse and come back as an internal error (-32603).
+ */
+const LooseCallToolRequestSchema = CallToolRequestSchema.extend({
+  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }),
+});
 
 /** Sessions beyond this many are refused until one ends; each holds a little memory for its stream. */
 export const MAX_SESSIONS = 512;
@@ -89,7 +100,7 @@ export class McpSessions {
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: this.registry.forSurface(surface).map(describeTool),
     }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    server.setRequestHandler(LooseCallToolRequestSchema, async (request, extra) => {
       const tool = this.registry.find(surface, request.params.name);
       if (!tool) {
         const available = this.registry.forSurface(surface).map((t) => t.name);
