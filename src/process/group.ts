@@ -1,5 +1,6 @@
 // Spawning children as the root of their own process tree, and stopping a whole tree: SIGTERM, grace, SIGKILL.
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { watchForOrphaning } from "../platform/orphan-watch.ts";
 import { treeKiller, type TreeSignal } from "../platform/process-tree.ts";
 
 /** How long a group gets between SIGTERM and SIGKILL. */
@@ -9,9 +10,14 @@ const REAP_TIMEOUT_MS = 1_000;
 
 const killer = treeKiller();
 
-/** Spawns `command` as the leader of a new process group, so the whole tree can be signalled. */
+/**
+ * Spawns `command` as the leader of a new process group, so the whole tree can be signalled, and
+ * watched so that the group dies with the sidecar even if the sidecar is SIGKILLed.
+ */
 export function spawnGroup(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
-  return spawn(command, args, { windowsHide: true, ...options, detached: killer.detachChildren });
+  const child = spawn(command, args, { windowsHide: true, ...options, detached: killer.detachChildren });
+  watchForOrphaning(child);
+  return child;
 }
 
 /** Sends `signal` to the child's whole tree. */
