@@ -22,13 +22,17 @@ export async function invokeTool(tool: Tool, args: unknown, ctx: ToolContext): P
 function replyResult(reply: ToolReply<unknown>): CallToolResult {
   const content: CallToolResult["content"] = [{ type: "text", text: reply.text }];
   for (const image of reply.images ?? []) content.push({ type: "image", data: image.data, mimeType: image.mimeType });
-  return reply.isError
-    ? { content, structuredContent: asRecord(reply.data), isError: true }
-    : { content, structuredContent: asRecord(reply.data) };
+  return reply.isError ? { content, isError: true } : { content, structuredContent: asRecord(reply.data) };
 }
 
+/**
+ * Error results carry text only: MCP clients validate any structuredContent against the tool's
+ * outputSchema, error or not, and an error shape would fail that check and hide the message.
+ * Details a failure names travel in `_meta` for harnesses that want fields.
+ */
 function errorResult(message: string, details: Record<string, unknown> = {}): CallToolResult {
-  return { content: [{ type: "text", text: message }], structuredContent: { error: message, ...details }, isError: true };
+  const result: CallToolResult = { content: [{ type: "text", text: message }], isError: true };
+  return Object.keys(details).length ? { ...result, _meta: { "sidecar/details": details } } : result;
 }
 
 function asRecord(data: unknown): Record<string, unknown> {
