@@ -46,7 +46,7 @@ export class HarnessPort implements QuestionPort {
         } catch (error) {
           if (signal.aborted || ++failures >= PORT_POLL_FAILURES_ALLOWED) throw error;
         }
-        await pause(PORT_POLL_MIN_INTERVAL_MS - (Date.now() - asked), signal);
+        if (reply.outcome === "pending") await pause(PORT_POLL_MIN_INTERVAL_MS - (Date.now() - asked), signal);
       }
       return finalOutcome(reply, this.name);
     } catch (error) {
