@@ -35,6 +35,7 @@ export class OperatorBoard implements QuestionPort {
   private readonly history: HistoryEntry[] = [];
   private settledCount = 0;
   private pages = 0;
+  private closed = false;
   private detachTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly listeners = new Set<() => void>();
 
@@ -113,12 +114,19 @@ export class OperatorBoard implements QuestionPort {
     return () => this.listeners.delete(listener);
   }
 
-  /** Ends every pending card: the run is shutting down. */
+  /** True once the run shut down; page streams end when they see it. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Ends every pending card and tells the pages' streams to end: the run is shutting down. */
   close(): void {
+    this.closed = true;
     clearTimeout(this.detachTimer);
     for (const entry of [...this.pending.values()]) {
       this.settle(entry, { outcome: "no_human", reason: "the sidecar is shutting down" }, "no_human", [], null);
     }
+    this.changed();
   }
 
   /** The last page stayed away past the grace period: nobody is attached any more (fail-closed). */

@@ -1,6 +1,7 @@
 // POST /harness/permission: a harness puts a yes/no card on the same port and page, and gets the outcome.
 import * as v from "valibot";
 import type { HarnessRoute } from "../http/app.ts";
+import type { AskResult } from "./desk.ts";
 import type { QuestionService } from "./service.ts";
 
 const permissionRequest = v.strictObject({
@@ -36,15 +37,25 @@ export function permissionRoute(questions: QuestionService): HarnessRoute {
         signal: request.signal,
         progress: () => {},
       });
-      const outcome: PermissionReply =
-        result.outcome === "answered"
-          ? { outcome: result.selected.includes("Allow") ? "allowed" : "denied" }
-          : result.outcome === "no_human" || result.outcome === "port_failed"
-            ? { outcome: result.outcome === "no_human" ? "no_human" : "failed", reason: result.reason }
-            : { outcome: result.outcome === "timeout" ? "timeout" : "cancelled" };
-      return reply(200, outcome);
+      return reply(200, decision(result));
     },
   };
+}
+
+/** What the harness reads; everything but `allowed` means "do not do it". */
+function decision(result: AskResult): PermissionReply {
+  switch (result.outcome) {
+    case "answered":
+      return { outcome: result.selected.includes("Allow") ? "allowed" : "denied" };
+    case "no_human":
+      return { outcome: "no_human", reason: result.reason };
+    case "port_failed":
+      return { outcome: "failed", reason: result.reason };
+    case "timeout":
+      return { outcome: "timeout" };
+    default:
+      return { outcome: "cancelled" };
+  }
 }
 
 function reply(status: number, body: unknown): Response {

@@ -90,9 +90,12 @@ describe("the operator page in Chromium", () => {
     await page.close();
   });
 
-  test("Skip ends the question as skipped; Answer with nothing chosen is refused in the page", async () => {
+  test("a card survives a reload; Skip ends it as skipped; Answer with nothing chosen is refused in the page", async () => {
     const page = await openPage();
     const call = ask({ question: "Should the old API stay for one release?", options: [{ label: "Yes" }, { label: "No" }] });
+    await page.getByRole("article", { name: "Should the old API stay for one release?" }).waitFor();
+    await page.reload(); // a reload detaches and re-attaches the page: the pending card must survive it
+    await page.getByRole("status").filter({ hasText: "Connected" }).waitFor();
     const card = page.getByRole("article", { name: "Should the old API stay for one release?" });
     await card.waitFor();
     await card.getByRole("button", { name: "Answer" }).click();

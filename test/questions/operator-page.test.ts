@@ -144,6 +144,32 @@ describe("the operator page as the question port", () => {
   });
 });
 
+describe("the operator page's timeouts", () => {
+  test("a question nobody answers times out, leaves the page, and is listed as timed out", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, { resources: { questions: { space: "local", timeoutSeconds: 1 } } });
+    await using stream = await openStream(t, await operatorCookie(t));
+    await stream.state((b) => b.attached === 1);
+    const result = await (await t.client()).callTool({ name: "ask_user", arguments: { question: "Ship it?", allow_free_text: true } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ outcome: "timeout" });
+    const after = await stream.state((b) => b.pending.length === 0 && b.history.length === 1);
+    expect(after.history[0]).toMatchObject({ outcome: "timeout" });
+  });
+
+  test("when the last page goes away while a card waits, the call ends as no_human after the reload grace", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, QUESTIONS);
+    const stream = await openStream(t, await operatorCookie(t));
+    const call = (await t.client()).callTool({ name: "ask_user", arguments: { question: "Ship it?", allow_free_text: true } });
+    await stream.state((b) => b.pending.length === 1);
+    await stream[Symbol.asyncDispose]();
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]!.text).toContain("the operator page was closed while the question waited");
+  }, 40_000); // PAGE_DETACH_GRACE_MS is 10 s
+});
+
 describe("permission prompts", () => {
   test("the harness puts a yes/no card on the page and gets the operator's decision", async () => {
     await using dir = await tempDir();

@@ -96,6 +96,7 @@ function eventStream(board: OperatorBoard, state: () => string, requestSignal: A
         }
       };
       const push = () => {
+        if (board.isClosed) return stop();
         const next = state();
         if (next === last) return;
         last = next;
