@@ -59,6 +59,18 @@ describe("the operator page in Chromium", () => {
     await page.close();
   });
 
+  test("the keyboard alone answers a card: Tab to the options, arrows to choose, Enter to send", async () => {
+    const page = await openPage();
+    const call = ask({ question: "Which branch should the fix go to?", options: [{ label: "main" }, { label: "release-2.4" }] });
+    const card = page.getByRole("article", { name: "Which branch should the fix go to?" });
+    await card.waitFor();
+    await page.keyboard.press("Tab"); // the first option of the only card
+    await page.keyboard.press("ArrowDown"); // the next radio in the group, checked as focus moves
+    await page.keyboard.press("Enter"); // submits the card's form
+    expect((await call).structuredContent).toMatchObject({ outcome: "answered", selected: ["release-2.4"] });
+    await page.close();
+  });
+
   test("multi-select and free text: several boxes ticked and the typed words both come back", async () => {
     const page = await openPage();
     await page.setViewportSize({ width: 420, height: 900 }); // a narrow window still reads well
