@@ -55,13 +55,20 @@ export class QuestionDesk {
 
     const options = request.options.map((o, i) => ({ id: `o${i + 1}`, label: o.label, description: o.description }));
     const card = this.card("question", space, request.question, request.context, options, request.allowFreeText, request.multiSelect);
-    this.open.set(space, { question: request.question, since: Date.now() });
+    const mine: OpenQuestion = { question: request.question, since: Date.now() };
+    this.open.set(space, mine);
+    // A cancelled call frees its space at once: the caller may ask again while the withdrawal is in flight.
+    const release = () => {
+      if (this.open.get(space) === mine) this.open.delete(space);
+    };
+    hooks.signal.addEventListener("abort", release, { once: true });
     try {
       const outcome = await this.wait(card, hooks);
       if (outcome.outcome === "skipped") this.skipped.set(key, card.id);
       return outcome;
     } finally {
-      this.open.delete(space);
+      hooks.signal.removeEventListener("abort", release);
+      release();
     }
   }
 
