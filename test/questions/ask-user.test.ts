@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RunConfig } from "../../src/config/schema.ts";
+import { PORT_POLL_FAILURES_ALLOWED } from "../../src/questions/harness-port.ts";
 import { startQuestionPort, type TestQuestionPort } from "../helpers/question-port.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
@@ -188,6 +189,29 @@ describe("ask_user outcomes through a harness question port", () => {
     const result = await (await run.client()).callTool({ name: "ask_user", arguments: dbQuestion });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain(`The question could not be asked: the question port at ${url} could not be reached`);
+  });
+
+  test("a port whose polls keep failing counts as gone: the call fails instead of waiting out the timeout", async () => {
+    await using dir = await tempDir();
+    let polls = 0;
+    const broken = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch(request) {
+        if (request.method === "POST") return Response.json({ outcome: "pending" });
+        if (request.method === "GET") polls++;
+        return new Response("database is locked", { status: request.method === "GET" ? 500 : 204 });
+      },
+    });
+    try {
+      await using run = await startTestRun(dir.path, { resources: { questions: { port: `http://127.0.0.1:${broken.port}`, space: "s" } } });
+      const result = await (await run.client()).callTool({ name: "ask_user", arguments: dbQuestion });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain("with HTTP 500: database is locked");
+      expect(polls).toBe(PORT_POLL_FAILURES_ALLOWED);
+    } finally {
+      await broken.stop(true);
+    }
   });
 
   test("a port answering an option the card does not have is reported, not guessed at", async () => {

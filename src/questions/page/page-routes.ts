@@ -7,6 +7,8 @@ import { pageHeaders, PAGE_HTML, UNAUTHORIZED_HTML } from "./page-html.ts";
 
 /** A comment line on the event stream this often, so a dead connection is noticed and detached. */
 export const STREAM_KEEPALIVE_MS = 15_000;
+/** How soon a page's EventSource reconnects after the stream drops (sent as the SSE `retry:` field). */
+export const PAGE_RECONNECT_MS = 2_000;
 /** How often the run-at-a-glance panel is recomputed and re-sent when it changed. */
 export const GLANCE_REFRESH_MS = 5_000;
 
@@ -119,7 +121,7 @@ function eventStream(board: OperatorBoard, state: () => string, requestSignal: A
         }
       };
       requestSignal.addEventListener("abort", stop, { once: true });
-      send("retry: 2000\n\n");
+      send(`retry: ${PAGE_RECONNECT_MS}\n\n`);
       push();
     },
     cancel() {
