@@ -7,8 +7,9 @@ Usage:
   sidecar serve [--config run.json] [--workdir DIR] [--listen HOST:PORT] [--allow-remote]
       Serve one run over MCP Streamable HTTP at /mcp. Without --config it runs on embedded
       defaults: workdir = current directory; parser, language servers, debugger (conversation
-      "local") and kernels connected. When ready it prints one JSON line on stdout:
-        {"url":…,"surfaces":{"default":TOKEN,"plan":TOKEN,"explore":TOKEN},"pid":…,"version":…}
+      "local"), kernels and questions (space "local", answered on the operator page) connected.
+      When ready it prints one JSON line on stdout ("page" only when the operator page serves):
+        {"url":…,"page":…,"surfaces":{"default":TOKEN,"plan":TOKEN,"explore":TOKEN},"pid":…,"version":…}
       Logs go to stderr. SIGINT/SIGTERM shut down the run and every process it started.
 
   sidecar tools [--surface NAME] [--config run.json] [--workdir DIR]

@@ -41,12 +41,13 @@ export class ConfigError extends Error {
 
 /**
  * The embedded defaults for local use: the current directory, every resource a plain checkout can
- * use connected (parser, language servers, debugger for conversation `local`, kernels).
+ * use connected (parser, language servers, debugger for conversation `local`, kernels), and
+ * questions in space `local` answered on the sidecar's own operator page.
  */
 export function embeddedDefaults(): RunConfig {
   return {
     conversation: "local",
-    resources: { parser: {}, languageServers: {}, debugAdapters: {}, kernels: {} },
+    resources: { parser: {}, languageServers: {}, debugAdapters: {}, kernels: {}, questions: { space: "local" } },
   };
 }
 

@@ -1,15 +1,22 @@
 // Connects the resources a run config names: one service per resource, closed with the run.
 import type { RunSettings } from "../config/load.ts";
+import { connectQuestions } from "../questions/service.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
 import { GrammarLoader } from "../syntax/grammars.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { RunServices } from "./services.ts";
 
-export function connectServices(settings: RunSettings, runtime: RuntimePrimitives, _lifecycle: Lifecycle): RunServices {
+export function connectServices(settings: RunSettings, runtime: RuntimePrimitives, lifecycle: Lifecycle): RunServices {
   const { resources } = settings;
   return {
     workdir: settings.workdir,
     conversation: settings.conversation,
     ...(resources.parser ? { grammars: new GrammarLoader(runtime.grammars) } : {}),
+    ...(resources.questions ? { questions: connectQuestions(resources.questions, operatorToken(settings), lifecycle) } : {}),
   };
+}
+
+/** The operator (the human at the page) holds the default surface's token. */
+function operatorToken(settings: RunSettings): string {
+  return (settings.surfaces.find((s) => s.name === "default") ?? settings.surfaces[0])!.token;
 }

@@ -1,8 +1,17 @@
 // The harness-facing HTTP routes of a run, as data: each domain adds the routes its resource needs.
 import type { HarnessRoute } from "../http/app.ts";
-import type { ToolRegistry } from "../tool/registry.ts";
+import { operatorPageRoutes } from "../questions/page/page-routes.ts";
+import { permissionRoute } from "../questions/permission-route.ts";
+import type { Surface, ToolRegistry } from "../tool/registry.ts";
+import { runGlance } from "./glance.ts";
 import type { RunServices } from "./services.ts";
 
-export function harnessRoutes(_services: RunServices, _registry: ToolRegistry): HarnessRoute[] {
-  return [];
+export function harnessRoutes(services: RunServices, registry: ToolRegistry, surfaces: readonly Surface[]): HarnessRoute[] {
+  const { questions } = services;
+  return [
+    ...(questions ? [permissionRoute(questions)] : []),
+    ...(questions?.board
+      ? operatorPageRoutes(questions.board, questions.operatorToken, () => runGlance(services, registry, surfaces))
+      : []),
+  ];
 }

@@ -23,6 +23,8 @@ export interface StartOptions {
 export interface RunningSidecar {
   /** The MCP endpoint, e.g. http://127.0.0.1:41234/mcp. */
   url: string;
+  /** The operator page with its token, when the sidecar is its own question port. */
+  page?: string;
   port: number;
   surfaces: Record<string, string>;
   registry: ToolRegistry;
@@ -32,7 +34,7 @@ export interface RunningSidecar {
 
 /** The JSON line `serve` prints when ready. */
 export function readyLine(run: RunningSidecar): string {
-  return JSON.stringify({ url: run.url, surfaces: run.surfaces, pid: process.pid, version: VERSION });
+  return JSON.stringify({ url: run.url, ...(run.page ? { page: run.page } : {}), surfaces: run.surfaces, pid: process.pid, version: VERSION });
 }
 
 export async function startRun(
@@ -48,7 +50,7 @@ export async function startRun(
   const shutdown = new AbortController();
   const services = connectServices(settings, runtime, lifecycle);
   const registry = new ToolRegistry(() => [...toolsForRun(services), ...(options.extraTools ?? [])]);
-  const routes = harnessRoutes(services, registry);
+  const routes = harnessRoutes(services, registry, settings.surfaces.map(({ name, tiers }) => ({ name, tiers })));
   const { app, sessions } = createApp({
     registry,
     surfaces: settings.surfaces,
@@ -61,8 +63,10 @@ export async function startRun(
   lifecycle.add("mcp sessions", () => sessions.closeAll());
   lifecycle.add("listener", () => listening.close());
   const shownHost = host.includes(":") ? `[${host}]` : host;
+  const origin = `http://${shownHost}:${listening.port}`;
   return {
-    url: `http://${shownHost}:${listening.port}/mcp`,
+    url: `${origin}/mcp`,
+    ...(services.questions?.board ? { page: `${origin}/?token=${encodeURIComponent(services.questions.operatorToken)}` } : {}),
     port: listening.port,
     surfaces: Object.fromEntries(settings.surfaces.map((s) => [s.name, s.token])),
     registry,

@@ -1,0 +1,71 @@
+// A question card as every port sees it, the outcomes a port reports, and how an answer is checked.
+
+export type CardKind = "question" | "permission";
+
+export interface CardOption {
+  /** Stable id the answer refers to ("o1"… for questions, "allow"/"deny" for permission prompts). */
+  id: string;
+  label: string;
+  description: string | null;
+}
+
+/** What the sidecar hands to a question port (JSON field names are the wire names). */
+export interface QuestionCard {
+  id: string;
+  /** 1, 2, 3… in the order cards were raised in this run; the number the operator sees. */
+  number: number;
+  kind: CardKind;
+  space: string;
+  question: string;
+  context: string | null;
+  options: CardOption[];
+  allow_free_text: boolean;
+  multi_select: boolean;
+  /** ISO time after which the sidecar stops waiting and withdraws the card. */
+  expires_at: string;
+}
+
+/** What a port reports for a card; "withdrawn" is the port confirming the card was taken down. */
+export type PortOutcome =
+  | { outcome: "answered"; option_ids: string[]; text: string | null }
+  | { outcome: "skipped" }
+  | { outcome: "timeout" }
+  | { outcome: "no_human"; reason: string }
+  | { outcome: "failed"; reason: string }
+  | { outcome: "withdrawn" };
+
+/** Why the sidecar withdrew a card: the abort reason it passes to the port. */
+export type WithdrawReason = "cancelled" | "timeout";
+
+/** A port: shows a card, resolves with its outcome; aborting `signal` withdraws the card. */
+export interface QuestionPort {
+  /** "operator page" or the harness port's URL, for messages. */
+  readonly name: string;
+  ask(card: QuestionCard, signal: AbortSignal): Promise<PortOutcome>;
+}
+
+export function withdrawReason(signal: AbortSignal): WithdrawReason {
+  return signal.reason === "timeout" ? "timeout" : "cancelled";
+}
+
+/**
+ * Checks an answer against its card: known option ids, one unless multi_select, typed text only
+ * when allowed, and something chosen or typed. Returns the chosen labels, or a sentence saying why not.
+ */
+export function readAnswer(
+  card: QuestionCard,
+  optionIds: readonly string[],
+  text: string | null,
+): { labels: string[]; text: string | null } | { problem: string } {
+  const typed = text?.trim() ? text.trim() : null;
+  const unknown = optionIds.filter((id) => !card.options.some((o) => o.id === id));
+  if (unknown.length) {
+    return { problem: `unknown option id ${unknown.join(", ")}; this card has ${card.options.map((o) => o.id).join(", ") || "no options"}` };
+  }
+  if (new Set(optionIds).size !== optionIds.length) return { problem: "an option id is repeated" };
+  if (!card.multi_select && optionIds.length > 1) return { problem: "several options were chosen but this question takes one" };
+  if (typed !== null && !card.allow_free_text) return { problem: "typed text was sent but this question does not accept free text" };
+  if (optionIds.length === 0 && typed === null) return { problem: "the answer chose no option and typed no text" };
+  const labels = card.options.filter((o) => optionIds.includes(o.id)).map((o) => o.label);
+  return { labels, text: typed };
+}

@@ -1,0 +1,165 @@
+// The ask flow of one run: one open question per space, skip memory, the timeout, progress while waiting.
+import { randomUUID } from "node:crypto";
+import { readAnswer, type CardKind, type CardOption, type PortOutcome, type QuestionCard, type QuestionPort } from "./card.ts";
+
+/** How often a waiting call reports progress, so MCP clients never time it out (the SDK default is 60 s). */
+export const PROGRESS_INTERVAL_MS = 5_000;
+/** How long a question waits for an answer unless the run config says otherwise. */
+export const DEFAULT_QUESTION_TIMEOUT_SECONDS = 600;
+
+export interface AskRequest {
+  question: string;
+  context: string | null;
+  options: { label: string; description: string | null }[];
+  allowFreeText: boolean;
+  multiSelect: boolean;
+}
+
+export type AskResult =
+  | { outcome: "answered"; questionId: string; selected: string[]; text: string | null }
+  | { outcome: "skipped"; questionId: string; remembered: boolean }
+  | { outcome: "timeout"; questionId: string; waitedSeconds: number }
+  | { outcome: "no_human"; questionId: string; reason: string }
+  | { outcome: "port_failed"; questionId: string; reason: string }
+  | { outcome: "busy"; openQuestion: string; openSince: number }
+  | { outcome: "cancelled"; questionId: string };
+
+export interface WaitHooks {
+  signal: AbortSignal;
+  progress(update: { progress: number; total?: number; message?: string }): void;
+}
+
+interface OpenQuestion {
+  question: string;
+  since: number;
+}
+
+export class QuestionDesk {
+  private readonly open = new Map<string, OpenQuestion>();
+  /** Questions the operator skipped, by space and normalised wording: asked again, they return the skip at once. */
+  private readonly skipped = new Map<string, string>();
+  private cardCount = 0;
+
+  constructor(
+    readonly port: QuestionPort,
+    private readonly timeoutSeconds: number = DEFAULT_QUESTION_TIMEOUT_SECONDS,
+  ) {}
+
+  /** Asks the operator in `space`; never throws for an outcome, only returns it. */
+  async ask(space: string, request: AskRequest, hooks: WaitHooks): Promise<AskResult> {
+    const key = `${space}\n${normalise(request.question)}`;
+    const skippedId = this.skipped.get(key);
+    if (skippedId !== undefined) return { outcome: "skipped", questionId: skippedId, remembered: true };
+    const busy = this.open.get(space);
+    if (busy) return { outcome: "busy", openQuestion: busy.question, openSince: busy.since };
+
+    const options = request.options.map((o, i) => ({ id: `o${i + 1}`, label: o.label, description: o.description }));
+    const card = this.card("question", space, request.question, request.context, options, request.allowFreeText, request.multiSelect);
+    const mine: OpenQuestion = { question: request.question, since: Date.now() };
+    this.open.set(space, mine);
+    // A cancelled call frees its space at once: the caller may ask again while the withdrawal is in flight.
+    const release = () => {
+      if (this.open.get(space) === mine) this.open.delete(space);
+    };
+    hooks.signal.addEventListener("abort", release, { once: true });
+    try {
+      const outcome = await this.wait(card, hooks);
+      if (outcome.outcome === "skipped") this.skipped.set(key, card.id);
+      return outcome;
+    } finally {
+      hooks.signal.removeEventListener("abort", release);
+      release();
+    }
+  }
+
+  /** A yes/no permission prompt rendered as the same card; not limited to one per space, never remembered. */
+  async permission(space: string, question: string, context: string | null, hooks: WaitHooks): Promise<AskResult> {
+    const options: CardOption[] = [
+      { id: "allow", label: "Allow", description: null },
+      { id: "deny", label: "Deny", description: null },
+    ];
+    return this.wait(this.card("permission", space, question, context, options, false, false), hooks);
+  }
+
+  private card(
+    kind: CardKind,
+    space: string,
+    question: string,
+    context: string | null,
+    options: CardOption[],
+    allowFreeText: boolean,
+    multiSelect: boolean,
+  ): QuestionCard {
+    return {
+      id: randomUUID(),
+      number: ++this.cardCount,
+      kind,
+      space,
+      question,
+      context,
+      options,
+      allow_free_text: allowFreeText,
+      multi_select: multiSelect,
+      expires_at: new Date(Date.now() + this.timeoutSeconds * 1000).toISOString(),
+    };
+  }
+
+  private async wait(card: QuestionCard, hooks: WaitHooks): Promise<AskResult> {
+    const started = Date.now();
+    const withdraw = new AbortController();
+    const timer = setTimeout(() => withdraw.abort("timeout"), this.timeoutSeconds * 1000);
+    const cancel = () => withdraw.abort("cancelled");
+    hooks.signal.addEventListener("abort", cancel, { once: true });
+    if (hooks.signal.aborted) cancel();
+    const elapsed = () => Math.round((Date.now() - started) / 1000);
+    const report = () =>
+      hooks.progress({
+        progress: elapsed(),
+        total: this.timeoutSeconds,
+        message: `Question ${card.number} is waiting for the operator (${elapsed()} s of ${this.timeoutSeconds} s).`,
+      });
+    report();
+    const heartbeat = setInterval(report, PROGRESS_INTERVAL_MS);
+    let outcome: PortOutcome;
+    try {
+      outcome = await this.port.ask(card, withdraw.signal);
+    } catch (error) {
+      outcome = { outcome: "failed", reason: (error as Error).message };
+    } finally {
+      clearTimeout(timer);
+      clearInterval(heartbeat);
+      hooks.signal.removeEventListener("abort", cancel);
+    }
+    return this.settle(card, outcome, withdraw.signal, elapsed());
+  }
+
+  private settle(card: QuestionCard, outcome: PortOutcome, withdraw: AbortSignal, waited: number): AskResult {
+    const questionId = card.id;
+    switch (outcome.outcome) {
+      case "answered": {
+        const answer = readAnswer(card, outcome.option_ids, outcome.text);
+        if ("problem" in answer) {
+          return { outcome: "port_failed", questionId, reason: `${this.port.name} sent an answer the card does not allow: ${answer.problem}` };
+        }
+        return { outcome: "answered", questionId, selected: answer.labels, text: answer.text };
+      }
+      case "skipped":
+        return { outcome: "skipped", questionId, remembered: false };
+      case "timeout":
+        return { outcome: "timeout", questionId, waitedSeconds: waited };
+      case "no_human":
+        return { outcome: "no_human", questionId, reason: outcome.reason };
+      case "failed":
+        return { outcome: "port_failed", questionId, reason: outcome.reason };
+      case "withdrawn":
+        return withdraw.reason === "timeout"
+          ? { outcome: "timeout", questionId, waitedSeconds: waited }
+          : { outcome: "cancelled", questionId };
+    }
+  }
+}
+
+/** "Which DB?" and "which  db ?" are the same question for skip memory. */
+function normalise(question: string): string {
+  return question.trim().replace(/\s+/g, " ").replace(/\s+([?.!])$/, "$1").toLowerCase();
+}

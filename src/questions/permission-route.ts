@@ -1,0 +1,63 @@
+// POST /harness/permission: a harness puts a yes/no card on the same port and page, and gets the outcome.
+import * as v from "valibot";
+import type { HarnessRoute } from "../http/app.ts";
+import type { AskResult } from "./desk.ts";
+import type { QuestionService } from "./service.ts";
+
+const permissionRequest = v.strictObject({
+  question: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(2_000)),
+  context: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(8_000))), null),
+  space: v.optional(v.pipe(v.string(), v.minLength(1))),
+});
+
+/** The reply body: `allowed` and `denied` are the operator's; anything else means nobody decided (deny). */
+type PermissionReply = { outcome: "allowed" | "denied" | "timeout" | "no_human" | "failed" | "cancelled"; reason?: string };
+
+export function permissionRoute(questions: QuestionService): HarnessRoute {
+  return {
+    method: "POST",
+    path: "/harness/permission",
+    async handle(request) {
+      let body: unknown;
+      try {
+        body = await request.json();
+      } catch {
+        return reply(400, { error: "The body is not JSON; send {question, context?, space?}." });
+      }
+      const parsed = v.safeParse(permissionRequest, body);
+      if (!parsed.success) {
+        return reply(400, { error: 'Expected {"question": non-empty string, "context"?: string, "space"?: string}.' });
+      }
+      const space = parsed.output.space ?? questions.space;
+      if (space === undefined) {
+        return reply(400, { error: "No space: pass space in the body, or set resources.questions.space in the run config." });
+      }
+      // The harness hanging up withdraws the card, exactly like a cancelled ask_user call.
+      const result = await questions.desk.permission(space, parsed.output.question, parsed.output.context?.trim() || null, {
+        signal: request.signal,
+        progress: () => {},
+      });
+      return reply(200, decision(result));
+    },
+  };
+}
+
+/** What the harness reads; everything but `allowed` means "do not do it". */
+function decision(result: AskResult): PermissionReply {
+  switch (result.outcome) {
+    case "answered":
+      return { outcome: result.selected.includes("Allow") ? "allowed" : "denied" };
+    case "no_human":
+      return { outcome: "no_human", reason: result.reason };
+    case "port_failed":
+      return { outcome: "failed", reason: result.reason };
+    case "timeout":
+      return { outcome: "timeout" };
+    default:
+      return { outcome: "cancelled" };
+  }
+}
+
+function reply(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}

@@ -1,0 +1,124 @@
+// ask_user: puts a question card in front of the operator and returns the outcome (questions/desk.ts).
+import * as v from "valibot";
+import type { AskResult, QuestionDesk } from "../questions/desk.ts";
+import { defineTool, ToolFailure } from "../tool/define.ts";
+import description from "./ask-user.txt" with { type: "text" };
+
+export const MAX_OPTIONS = 10;
+
+const option = v.strictObject({
+  label: v.pipe(
+    v.string("expected the option label as a string"),
+    v.trim(),
+    v.minLength(1, "an option label is empty; give every option a short label"),
+    v.maxLength(200, "an option label is longer than 200 characters; keep labels short and put detail in description"),
+  ),
+  description: v.optional(v.pipe(v.string("expected the option description as a string"), v.maxLength(1_000, "an option description is longer than 1000 characters"))),
+});
+
+const askInput = v.pipe(
+  v.strictObject({
+    question: v.pipe(
+      v.string("expected the question as a string"),
+      v.trim(),
+      v.minLength(1, "the question is empty; ask a full question"),
+      v.maxLength(2_000, "the question is longer than 2000 characters; put background in context"),
+    ),
+    context: v.optional(v.pipe(v.string("expected context as a string"), v.maxLength(8_000, "context is longer than 8000 characters"))),
+    options: v.optional(
+      v.pipe(
+        v.array(option, "expected options as a list of {label, description?}"),
+        v.minLength(1, "options is empty; omit it and set allow_free_text: true for an open question"),
+        v.maxLength(MAX_OPTIONS, `more than ${MAX_OPTIONS} options; offer at most ${MAX_OPTIONS} (group or narrow them)`),
+        v.check((options) => uniqueLabels(options), "option labels must be unique (ignoring case); rename or merge the duplicates"),
+      ),
+    ),
+    allow_free_text: v.optional(v.boolean("expected allow_free_text as true or false"), false),
+    multi_select: v.optional(v.boolean("expected multi_select as true or false"), false),
+  }),
+  v.check(
+    (input) => (input.options?.length ?? 0) > 0 || input.allow_free_text,
+    "a question with no options needs allow_free_text: true; give 1-10 options or allow a typed answer",
+  ),
+  v.check((input) => !input.multi_select || (input.options?.length ?? 0) > 0, "multi_select needs options to choose from"),
+);
+
+const askOutput = v.union([
+  v.object({ outcome: v.literal("answered"), question_id: v.string(), selected: v.array(v.string()), text: v.nullable(v.string()) }),
+  v.object({ outcome: v.literal("skipped"), question_id: v.string(), remembered: v.boolean() }),
+  v.object({ error: v.string(), outcome: v.optional(v.string()) }),
+]);
+
+export function askUserTool(desk: QuestionDesk, space: string) {
+  return defineTool({
+    name: "ask_user",
+    title: "Ask the operator",
+    tier: "read",
+    description,
+    input: askInput,
+    output: askOutput,
+    async run(input, ctx) {
+      const result = await desk.ask(
+        space,
+        {
+          question: input.question,
+          context: input.context?.trim() || null,
+          options: (input.options ?? []).map((o) => ({ label: o.label, description: o.description?.trim() || null })),
+          allowFreeText: input.allow_free_text,
+          multiSelect: input.multi_select,
+        },
+        { signal: ctx.signal, progress: ctx.progress },
+      );
+      return reply(result);
+    },
+  });
+}
+
+const ASSUME = "Continue on a stated assumption (say which one you make) and do not ask this question again.";
+
+function reply(result: AskResult) {
+  switch (result.outcome) {
+    case "answered": {
+      const parts = [
+        ...(result.selected.length ? [`chose ${result.selected.map((l) => JSON.stringify(l)).join(", ")}`] : []),
+        ...(result.text !== null ? [`wrote: ${result.text}`] : []),
+      ];
+      return {
+        text: `The operator ${parts.join("; and ")}`,
+        data: { outcome: "answered" as const, question_id: result.questionId, selected: result.selected, text: result.text },
+      };
+    }
+    case "skipped":
+      return {
+        text: `${result.remembered ? "The operator already skipped this question in this run." : "The operator skipped this question."} ${ASSUME}`,
+        data: { outcome: "skipped" as const, question_id: result.questionId, remembered: result.remembered },
+      };
+    case "timeout":
+      throw new ToolFailure(`Nobody answered within ${result.waitedSeconds} s, so the question was withdrawn. ${ASSUME}`, {
+        outcome: "timeout",
+        question_id: result.questionId,
+      });
+    case "no_human":
+      throw new ToolFailure(
+        `No human is attached to answer (${result.reason}). The question was not asked and will not be: do not wait or retry. ${ASSUME} If you cannot go on without an answer, stop and report what you need.`,
+        { outcome: "no_human", question_id: result.questionId },
+      );
+    case "port_failed":
+      throw new ToolFailure(
+        `The question could not be asked: ${result.reason}. Nobody saw it. ${ASSUME} If you cannot go on without an answer, stop and report what you need.`,
+        { outcome: "port_failed", question_id: result.questionId },
+      );
+    case "busy":
+      throw new ToolFailure(
+        `Another question is already open in this space ("${result.openQuestion}", asked ${Math.round((Date.now() - result.openSince) / 1000)} s ago). Ask one question at a time: wait for that answer, then ask again if still needed.`,
+        { outcome: "busy" },
+      );
+    case "cancelled":
+      throw new ToolFailure("The question was withdrawn because the call was cancelled.", { outcome: "cancelled", question_id: result.questionId });
+  }
+}
+
+function uniqueLabels(options: { label: string }[]): boolean {
+  const labels = options.map((o) => o.label.toLowerCase());
+  return new Set(labels).size === labels.length;
+}
