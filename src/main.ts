@@ -3,6 +3,7 @@ import { ConfigError } from "./config/load.ts";
 import { parseCommandLine, UsageError } from "./cli/args.ts";
 import { doctorCommand } from "./cli/doctor.ts";
 import { HELP } from "./cli/help.ts";
+import { JS_KERNEL_COMMAND } from "./kernel/launch.ts";
 import { serveCommand } from "./cli/serve.ts";
 import { toolsCommand } from "./cli/tools.ts";
 import { bunPrimitives } from "./runtime/bun.ts";
@@ -25,6 +26,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return toolsCommand(flags, bunPrimitives);
     case "doctor":
       return doctorCommand(flags, bunPrimitives);
+    case JS_KERNEL_COMMAND: // hidden: the eval tool's JavaScript kernel, started by the sidecar itself
+      return (await import("./kernel/js-kernel.bun.ts")).runJavaScriptKernel();
     default:
       throw new UsageError(`Unknown command ${JSON.stringify(command)}. Commands: serve, tools, doctor. Run \`sidecar --help\`.`);
   }

@@ -290,7 +290,11 @@ export class KernelProcess {
         "The enclosure is probably not running; the sidecar does not start enclosures and does not fall back to the host. Start it and call eval again."
       );
     }
-    return `${this.describe()} ${exit} before it was ready.${said} Check the interpreter (resources.kernels.python in the run config, or run \`sidecar doctor\`).`;
+    const fix =
+      this.plan.language === "python"
+        ? "Check the interpreter (resources.kernels.python in the run config, or run `sidecar doctor`)."
+        : "The sidecar binary could not run its JavaScript kernel mode; run `sidecar doctor`.";
+    return `${this.describe()} ${exit} before it was ready.${said} ${fix}`;
   }
 }
 
