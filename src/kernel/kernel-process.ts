@@ -261,6 +261,8 @@ export class KernelProcess {
   private exited(exit: string): void {
     if (this.exitText !== undefined) return;
     this.exitText = exit;
+    // The leader is gone, but children it started (a `!sleep 300 &`) still share its group.
+    signalGroup(this.child, "SIGKILL");
     const cell = this.cell;
     if (cell) {
       const stopping = cell.stopping;
