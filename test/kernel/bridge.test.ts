@@ -107,6 +107,7 @@ describe("the inactivity budget", () => {
 
     await cell(t.client, "globalThis.kept = 1", { language: "javascript" });
     const pid = Number((await cell(t.client, "process.pid", { language: "javascript" })).text.split("Out[2]: ")[1]);
+    expect(Number.isInteger(pid) && pid > 1).toBe(true);
     const spun = await cell(t.client, "console.log('spinning'); while (true) {}", { language: "javascript" });
     expect(spun.isError).toBe(true);
     expect(spun.data).toMatchObject({ status: "timed_out", stopped: "killed" });

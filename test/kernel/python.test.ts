@@ -89,6 +89,7 @@ describe("a python kernel that dies", () => {
     const t = await kernelRun(dir.path);
     const first = await cell(t.client, "import os, subprocess\nchild = subprocess.Popen(['sleep', '300'])\nprint(os.getpid(), child.pid)");
     const [kernelPid, sleepPid] = first.text.split("\n").at(-1)!.split(" ").map(Number);
+    expect([kernelPid, sleepPid].every((pid) => Number.isInteger(pid) && pid! > 1)).toBe(true);
     process.kill(kernelPid!, "SIGKILL");
     expect(await expectAllGone([kernelPid!, sleepPid!])).toEqual([]);
 
@@ -96,6 +97,7 @@ describe("a python kernel that dies", () => {
     expect(next.text).toContain("was killed by SIGKILL between calls, so its state (variables, imports, loaded data) was lost");
     const pids = next.text.split("\n").at(-1)!.split(" ").map(Number);
     expect(pids).toHaveLength(2);
+    expect(pids.every((pid) => Number.isInteger(pid) && pid > 1)).toBe(true);
     await t[Symbol.asyncDispose]();
     expect(await expectAllGone(pids)).toEqual([]);
   }, KERNEL_TEST_TIMEOUT_MS);
