@@ -2,7 +2,6 @@
 # Started as `python -c <this file>`; the sidecar speaks to it over the process's original
 # stdin/stdout, which the driver moves onto private fds before any user code runs.
 import ast
-import base64
 import io
 import json
 import linecache
@@ -30,12 +29,8 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 OUTBOX_FLUSH_SECONDS = 0.05
 OUTBOX_MAX_CHARS = 64 * 1024
-REPR_MAX_CHARS = 20_000
-FRAME_MAX_ROWS = 20
-FRAME_MAX_COLUMNS = 12
-FRAME_CELL_MAX_CHARS = 60
 SYNC_WAIT_SECONDS = 5.0
-DRIVER_FILES = ("<string>", "<sidecar magics>")
+DRIVER_FILES = ("<string>", "<sidecar_magics>", "<sidecar_display>")
 
 _send_lock = threading.Lock()
 
@@ -242,75 +237,9 @@ def _deliver(reply):
         slot["event"].set()
 
 
-# --- rendering values --------------------------------------------------------------------------
+# --- showing values ----------------------------------------------------------------------------
 
-
-def _cap(text, limit=REPR_MAX_CHARS):
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} more characters)"
-
-
-def _cell_text(value):
-    text = str(value).replace("\n", " ").replace("|", "\\|")
-    return text if len(text) <= FRAME_CELL_MAX_CHARS else text[: FRAME_CELL_MAX_CHARS - 1] + "…"
-
-
-def frame_markdown(frame):
-    rows, columns = frame.shape
-    shown_rows = min(rows, FRAME_MAX_ROWS)
-    shown_columns = min(columns, FRAME_MAX_COLUMNS)
-    part = frame.iloc[:shown_rows, :shown_columns]
-    header = [_cell_text(frame.index.name or "")] + [_cell_text(c) for c in part.columns]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for index, row in zip(part.index, part.itertuples(index=False, name=None)):
-        lines.append("| " + " | ".join([_cell_text(index)] + [_cell_text(v) for v in row]) + " |")
-    shape = f"{rows} rows × {columns} columns"
-    cuts = []
-    if shown_rows < rows:
-        cuts.append(f"{shown_rows} of {rows} rows shown")
-    if shown_columns < columns:
-        cuts.append(f"{shown_columns} of {columns} columns shown")
-    lines.append("")
-    lines.append(shape + (f" ({', '.join(cuts)})" if cuts else ""))
-    return "\n".join(lines)
-
-
-def _figure_png(figure):
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
-
-
-_shown_figures = set()
-
-
-def mime_bundle(value):
-    bundle = {}
-    module = type(value).__module__ or ""
-    if module.startswith("pandas") and type(value).__name__ == "DataFrame":
-        bundle["text/markdown"] = frame_markdown(value)
-    elif module.startswith("matplotlib") and hasattr(value, "savefig"):
-        bundle["image/png"] = _figure_png(value)
-        _shown_figures.add(id(value))
-        return bundle
-    else:
-        for method, mime in (("_repr_png_", "image/png"), ("_repr_markdown_", "text/markdown")):
-            render = getattr(value, method, None)
-            if callable(render) and not isinstance(value, type):
-                try:
-                    data = render()
-                except Exception:
-                    data = None
-                if isinstance(data, tuple):
-                    data = data[0]
-                if isinstance(data, bytes) and mime == "image/png":
-                    bundle[mime] = base64.b64encode(data).decode("ascii")
-                elif isinstance(data, str) and mime == "text/markdown":
-                    bundle[mime] = data
-    try:
-        bundle["text/plain"] = _cap(repr(value))
-    except Exception as error:
-        bundle["text/plain"] = f"<repr failed: {type(error).__name__}: {error}>"
-    return bundle
+from sidecar_display import figure_png, mime_bundle, shown_figures  # noqa: E402  (registered by the prelude)
 
 
 def display(*values, **_options):
@@ -326,10 +255,10 @@ def _flush_figures():
         return
     for number in pyplot.get_fignums():
         figure = pyplot.figure(number)
-        if id(figure) not in _shown_figures:
-            send({"type": "display", "data": {"image/png": _figure_png(figure), "text/plain": repr(figure)}})
+        if id(figure) not in shown_figures:
+            send({"type": "display", "data": {"image/png": figure_png(figure), "text/plain": repr(figure)}})
     pyplot.close("all")
-    _shown_figures.clear()
+    shown_figures.clear()
 
 
 class _DisplayHook:
@@ -362,7 +291,7 @@ sys.meta_path.insert(0, _DisplayHook())
 
 # --- running cells -----------------------------------------------------------------------------
 
-from sidecar_magics import IPythonShim, transform_cell  # noqa: E402  (defined by the sidecar's prelude)
+from sidecar_magics import IPythonShim, transform_cell  # noqa: E402  (registered by the prelude)
 
 NAMESPACE = {"__name__": "__main__", "__builtins__": __builtins__}
 SHELL = IPythonShim(NAMESPACE)

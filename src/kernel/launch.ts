@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { KernelSettings } from "../config/resources/kernels.ts";
 import driver from "./driver.py" with { type: "text" };
 import magics from "./magics.py" with { type: "text" };
+import display from "./display.py" with { type: "text" };
 
 export type KernelLanguage = "python" | "javascript";
 
@@ -25,16 +26,17 @@ export const JS_KERNEL_COMMAND = "__kernel-js";
  */
 const JS_FD_SHUFFLE = 'exec 3<&0 4>&1 </dev/null 1>&2; exec "$@"';
 
-/** The driver, with the magics module registered first, as one `python -c` program. */
+/** The driver's helper modules, registered under these names before the driver runs. */
+const DRIVER_MODULES: Record<string, string> = { sidecar_magics: magics, sidecar_display: display };
+
+/** The driver, with its helper modules registered first, as one `python -c` program. */
 export function pythonProgram(): string {
-  return [
-    "import sys as _sys, types as _types",
-    "_module = _types.ModuleType('sidecar_magics')",
-    `exec(compile(${JSON.stringify(magics)}, '<sidecar magics>', 'exec'), _module.__dict__)`,
-    "_sys.modules['sidecar_magics'] = _module",
-    "del _sys, _types, _module",
-    driver,
-  ].join("\n");
+  const modules = Object.entries(DRIVER_MODULES).flatMap(([name, source]) => [
+    `_module = _types.ModuleType(${JSON.stringify(name)})`,
+    `exec(compile(${JSON.stringify(source)}, ${JSON.stringify(`<${name}>`)}, "exec"), _module.__dict__)`,
+    `_sys.modules[${JSON.stringify(name)}] = _module`,
+  ]);
+  return ["import sys as _sys, types as _types", ...modules, "del _sys, _types, _module", driver].join("\n");
 }
 
 /**

@@ -164,7 +164,9 @@ class IPythonShim:
     def _line_pip(self, line):
         args = shlex.split(line)
         sys.stdout.flush()
-        code = subprocess.call([sys.executable, "-m", "pip", *args])
+        # No network check for a newer pip: a kernel may be offline, and the check is noise in a cell.
+        env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1")
+        code = subprocess.call([sys.executable, "-m", "pip", *args], env=env)
         if code != 0:
             print(f"pip exited with status {code}", file=sys.stderr)
             return None
