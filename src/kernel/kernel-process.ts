@@ -1,6 +1,7 @@
 // One live kernel process: start-up handshake, running a cell, bridged calls, interrupt and kill.
 import type { ChildProcess } from "node:child_process";
 import { hasExited, signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
+import { CellOutput } from "./cell-output.ts";
 import { InactivityBudget } from "./inactivity.ts";
 import type { LaunchPlan } from "./launch.ts";
 import {
@@ -8,7 +9,6 @@ import {
   LineSplitter,
   parseKernelMessage,
   type KernelMessage,
-  type MimeBundle,
   type SidecarMessage,
   type ToolResultMessage,
 } from "./protocol.ts";
@@ -23,11 +23,6 @@ export const RAW_SYNC_TIMEOUT_MS = 5_000;
 const RAW_TAIL_CHARS = 4_000;
 const SYNC_MARK = /\x00sidecar-sync-(\d+)\x00/g;
 
-export type OutputItem =
-  | { kind: "stream"; name: "stdout" | "stderr"; text: string }
-  | { kind: "display"; data: MimeBundle; result: boolean }
-  | { kind: "error"; ename: string; evalue: string; traceback: string };
-
 /** How a cell ended, from the sidecar's side. */
 export type CellEnding =
   | { kind: "finished"; status: "ok" | "error" | "interrupted" }
@@ -38,7 +33,7 @@ export type CellEnding =
 export interface CellOutcome {
   count: number;
   elapsedMs: number;
-  outputs: OutputItem[];
+  output: CellOutput;
   ending: CellEnding;
 }
 
@@ -54,7 +49,7 @@ export class KernelStartError extends Error {}
 
 interface RunningCell {
   id: number;
-  outputs: OutputItem[];
+  output: CellOutput;
   budget: InactivityBudget;
   stopping?: { reason: "timed_out" | "cancelled"; sentInterrupt: boolean };
   finish(ending: CellEnding): void;
@@ -137,15 +132,23 @@ export class KernelProcess {
 
   run(code: string, options: CellOptions): Promise<CellOutcome> {
     if (this.cell) throw new Error("a cell is already running in this kernel");
-    if (!this.alive) throw new Error("the kernel is not running");
+    if (options.signal.aborted) {
+      // Cancelled before it began: nothing is sent, so there is nothing to interrupt.
+      return Promise.resolve({ count: this.count, elapsedMs: 0, output: new CellOutput(), ending: { kind: "cancelled", stopped: "interrupted" } });
+    }
     const count = ++this.count;
+    if (!this.alive) {
+      // It died between the factory's check and now: the same answer as a death during the cell.
+      const ending: CellEnding = { kind: "died", exit: this.explainExit(this.exitText ?? "exited") };
+      return Promise.resolve({ count, elapsedMs: 0, output: new CellOutput(), ending });
+    }
     const started = performance.now();
     return new Promise<CellOutcome>((resolve) => {
       const cellSignal = new AbortController();
       const onAbort = () => this.stopCell("cancelled");
       const cell: RunningCell = {
         id: count,
-        outputs: [],
+        output: new CellOutput(),
         budget: new InactivityBudget(options.inactivityMs, () => this.stopCell("timed_out")),
         finish: (ending) => {
           if (this.cell !== cell) return;
@@ -153,7 +156,7 @@ export class KernelProcess {
           cell.budget.stop();
           cellSignal.abort();
           options.signal.removeEventListener("abort", onAbort);
-          resolve({ count, elapsedMs: performance.now() - started, outputs: cell.outputs, ending });
+          resolve({ count, elapsedMs: performance.now() - started, output: cell.output, ending });
         },
       };
       this.cell = cell;
@@ -168,8 +171,7 @@ export class KernelProcess {
           });
       };
       this.inactivityMs = options.inactivityMs;
-      if (options.signal.aborted) onAbort();
-      else options.signal.addEventListener("abort", onAbort, { once: true });
+      options.signal.addEventListener("abort", onAbort, { once: true });
       this.send({ type: "execute", id: count, count, code });
     });
   }
@@ -197,13 +199,13 @@ export class KernelProcess {
     cell.budget.touch();
     switch (message.type) {
       case "stream":
-        appendStream(cell.outputs, message.name, message.text);
+        cell.output.stream(message.name, message.text);
         break;
       case "display":
-        cell.outputs.push({ kind: "display", data: message.data, result: message.result === true });
+        cell.output.display(message.data, message.result === true);
         break;
       case "error":
-        cell.outputs.push({ kind: "error", ename: message.ename, evalue: message.evalue, traceback: message.traceback });
+        cell.output.error(message.ename, message.evalue, message.traceback);
         break;
       case "done": {
         const ending = this.endingFor(message.status);
@@ -253,7 +255,7 @@ export class KernelProcess {
     const cell = this.cell;
     if (cell && data) {
       cell.budget.touch();
-      appendStream(cell.outputs, "stderr", data);
+      cell.output.stream("stderr", data);
     }
     if (cell?.awaitingMark && this.seenMarks.has(cell.awaitingMark) && this.pendingEnding) cell.finish(this.pendingEnding);
   }
@@ -298,10 +300,4 @@ export class KernelProcess {
         : "The sidecar binary could not run its JavaScript kernel mode; run `sidecar doctor`.";
     return `${this.describe()} ${exit} before it was ready.${said} ${fix}`;
   }
-}
-
-function appendStream(outputs: OutputItem[], name: "stdout" | "stderr", text: string): void {
-  const last = outputs.at(-1);
-  if (last?.kind === "stream" && last.name === name) last.text += text;
-  else outputs.push({ kind: "stream", name, text });
 }

@@ -2,6 +2,7 @@
 import type { ImageBlock } from "../tool/define.ts";
 import { capText } from "../tool/budget.ts";
 import type { CellReport } from "./factory.ts";
+import { MAX_DISPLAYS } from "./cell-output.ts";
 import type { CellEnding } from "./kernel-process.ts";
 
 /** Text output is bounded (head + tail kept); image data never is. */
@@ -21,7 +22,7 @@ export function renderCell(report: CellReport, label: string): RenderedCell {
   const { outcome } = report;
   const images: ImageBlock[] = [];
   const body: string[] = [];
-  for (const item of outcome.outputs) {
+  for (const item of outcome.output.items) {
     if (item.kind === "stream") body.push(item.text);
     else if (item.kind === "error") body.push(ensureNewline(item.traceback || `${item.ename}: ${item.evalue}`));
     else {
@@ -36,9 +37,14 @@ export function renderCell(report: CellReport, label: string): RenderedCell {
       }
     }
   }
+  const { droppedBytes, droppedDisplays } = outcome.output;
+  if (droppedDisplays > 0) body.push(`(${droppedDisplays} more displays not shown: ${MAX_DISPLAYS} of ${MAX_DISPLAYS + droppedDisplays} shown)\n`);
   const ending = endingLine(outcome.ending, report.language);
   if (ending) body.push(ensureNewline(ending));
   const capped = capText(body.join(""), CELL_TEXT_MAX_BYTES);
+  // Bytes dropped while the output arrived were cut from the same middle; count them in.
+  const cutBytes = capped.cutBytes + droppedBytes;
+  if (droppedBytes > 0) capped.text = capped.text.replace(`… ${capped.cutBytes} bytes cut …`, `… ${cutBytes} bytes cut …`);
   const status = statusOf(outcome.ending);
   const elapsed = outcome.elapsedMs < 10_000 ? `${Math.round(outcome.elapsedMs)} ms` : `${(outcome.elapsedMs / 1000).toFixed(1)} s`;
   const header = `${label}\n[${report.language} · In [${outcome.count}] · ${status} · ${elapsed} · ${report.interpreter} ${report.where}]`;
@@ -49,7 +55,7 @@ export function renderCell(report: CellReport, label: string): RenderedCell {
     images,
     status,
     ...("stopped" in outcome.ending ? { stopped: outcome.ending.stopped } : {}),
-    cutBytes: capped.cutBytes,
+    cutBytes,
   };
 }
 

@@ -106,7 +106,10 @@ describe("the inactivity budget", () => {
     expect(chatty.text).toEndWith("0\n1\n2\n3\n4\n5\n6\n7");
 
     await cell(t.client, "globalThis.kept = 1", { language: "javascript" });
-    const pid = Number((await cell(t.client, "process.pid", { language: "javascript" })).text.split("Out[2]: ")[1]);
+    const awaiting = await cell(t.client, "await new Promise((resolve) => setTimeout(resolve, 60_000))", { language: "javascript" });
+    expect(awaiting.data).toMatchObject({ status: "timed_out", stopped: "interrupted" });
+    expect(awaiting.text).toContain("KeyboardInterrupt: the cell was interrupted");
+    const pid = Number((await cell(t.client, "process.pid", { language: "javascript" })).text.split("Out[3]: ")[1]);
     expect(Number.isInteger(pid) && pid > 1).toBe(true);
     const spun = await cell(t.client, "console.log('spinning'); while (true) {}", { language: "javascript" });
     expect(spun.isError).toBe(true);

@@ -50,6 +50,20 @@ describe("python cells keep state like a notebook", () => {
     expect(result.text).toContain("Out[1]: 'still here'");
   }, KERNEL_TEST_TIMEOUT_MS);
 
+  test("a flood of output is bounded to head and tail, and the answer says how much was cut", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const flood = await cell(t.client, "for i in range(20000):\n    print(f'line {i:05d} ' + 'x' * 40)");
+    const total = 20000 * 52;
+    expect(flood.isError).toBe(false);
+    expect(flood.text).toContain("line 00000 ");
+    expect(flood.text).toEndWith("line 19999 " + "x".repeat(40));
+    const cut = flood.data.cut_bytes as number;
+    expect(flood.text).toContain(`… ${cut} bytes cut …`);
+    expect(Buffer.byteLength(flood.text)).toBeLessThan(50_000);
+    expect(cut).toBeGreaterThan(total - 50_000);
+  }, KERNEL_TEST_TIMEOUT_MS);
+
   test("a pandas DataFrame renders as a capped markdown table and a matplotlib figure as a PNG", async () => {
     await using dir = await tempDir();
     await using t = await kernelRun(dir.path);
@@ -67,6 +81,30 @@ describe("python cells keep state like a notebook", () => {
     expect(pngSize(figure.images[0]!.data)).toEqual({ width: 400, height: 300 });
     expect(figure.text).toContain("[image 1: 400×300 PNG, attached below]");
     expect(figure.data.images).toBe(1);
+  }, KERNEL_TEST_TIMEOUT_MS);
+});
+
+describe("a cancelled python call", () => {
+  test("interrupts the cell with SIGINT and keeps the kernel's state", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    await cell(t.client, "kept = 'survives'");
+    const controller = new AbortController();
+    const call = t.client.callTool(
+      { name: "eval", arguments: { code: "import time\nprint('sleeping', flush=True)\ntime.sleep(60)", description: "sleep until the call is cancelled" } },
+      undefined,
+      { signal: controller.signal, timeout: KERNEL_TEST_TIMEOUT_MS },
+    );
+    await Bun.sleep(1_000);
+    controller.abort("the test cancels");
+    await expect(call).rejects.toThrow();
+    // The interrupt lands asynchronously; until it has, the kernel answers "busy".
+    let after = await cell(t.client, "kept");
+    for (let i = 0; i < 50 && after.text.includes("is busy"); i++) {
+      await Bun.sleep(100);
+      after = await cell(t.client, "kept");
+    }
+    expect(after.text).toContain("Out[3]: 'survives'");
   }, KERNEL_TEST_TIMEOUT_MS);
 });
 
