@@ -83,6 +83,12 @@ export async function expectAllGone(pids: number[]): Promise<number[]> {
   return pids.filter((pid) => !processGone(pid));
 }
 
+/** Waits (bounded) until a cell has created the marker file that says it is running. */
+export async function untilExists(path: string): Promise<void> {
+  for (let i = 0; i < 600 && !existsSync(path); i++) await Bun.sleep(50);
+  if (!existsSync(path)) throw new Error(`${path} did not appear within 30 s: the cell never started`);
+}
+
 export interface BridgeCall {
   tool: string;
   arguments: Record<string, unknown>;

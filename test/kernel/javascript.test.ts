@@ -1,7 +1,8 @@
 // The JavaScript kernel: the sidecar re-executed in kernel mode, with TypeScript, imports and await.
 import { describe, expect, test } from "bun:test";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { KERNEL_TEST_TIMEOUT_MS, cell, kernelRun } from "./helpers.ts";
+import { join } from "node:path";
+import { KERNEL_TEST_TIMEOUT_MS, cell, kernelRun, untilExists } from "./helpers.ts";
 
 const js = { language: "javascript" } as const;
 
@@ -52,8 +53,8 @@ describe("javascript cells keep state like a notebook", () => {
   test("one cell at a time: a second call while one runs is told the kernel is busy", async () => {
     await using dir = await tempDir();
     await using t = await kernelRun(dir.path);
-    const slow = cell(t.client, "await new Promise((r) => setTimeout(r, 1500)); 'slow done'", js);
-    await Bun.sleep(500);
+    const slow = cell(t.client, "require('node:fs').writeFileSync('started', ''); await new Promise((r) => setTimeout(r, 1500)); 'slow done'", js);
+    await untilExists(join(dir.path, "started"));
     const second = await cell(t.client, "1", js);
     expect(second.isError).toBe(true);
     expect(second.text).toMatch(/^The javascript kernel is busy with another cell for \d+ s; it runs one cell at a time\./);

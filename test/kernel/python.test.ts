@@ -1,7 +1,8 @@
 // The Python kernel against Debian's real interpreter: persistence, echo, rendering, death, no orphans.
 import { describe, expect, test } from "bun:test";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { KERNEL_TEST_TIMEOUT_MS, cell, expectAllGone, kernelRun, pngSize } from "./helpers.ts";
+import { join } from "node:path";
+import { KERNEL_TEST_TIMEOUT_MS, cell, expectAllGone, kernelRun, pngSize, untilExists } from "./helpers.ts";
 
 describe("python cells keep state like a notebook", () => {
   test("state persists, the last expression is echoed, output keeps its order, reset starts clean", async () => {
@@ -91,11 +92,11 @@ describe("a cancelled python call", () => {
     await cell(t.client, "kept = 'survives'");
     const controller = new AbortController();
     const call = t.client.callTool(
-      { name: "eval", arguments: { code: "import time\nprint('sleeping', flush=True)\ntime.sleep(60)", description: "sleep until the call is cancelled" } },
+      { name: "eval", arguments: { code: "import time\nopen('started', 'w').close()\ntime.sleep(60)", description: "sleep until the call is cancelled" } },
       undefined,
       { signal: controller.signal, timeout: KERNEL_TEST_TIMEOUT_MS },
     );
-    await Bun.sleep(1_000);
+    await untilExists(join(dir.path, "started"));
     controller.abort("the test cancels");
     await expect(call).rejects.toThrow();
     // The interrupt lands asynchronously; until it has, the kernel answers "busy".
