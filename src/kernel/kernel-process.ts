@@ -48,16 +48,21 @@ export interface CellOptions {
 export class KernelStartError extends Error {}
 
 interface RunningCell {
-  id: number;
   output: CellOutput;
   budget: InactivityBudget;
-  stopping?: { reason: "timed_out" | "cancelled"; sentInterrupt: boolean };
+  inactivityMs: number;
+  /** Aborted when the cell ends, so a bridged call still pending is dropped. */
+  ended: AbortController;
+  callTool: CellOptions["callTool"];
+  /** Set once the cell was told to stop, and why. */
+  stopping?: "timed_out" | "cancelled";
+  /** The kernel said done, but raw output it wrote before that (marked `flush`) is still in transit. */
+  awaiting?: { mark: string; ending: CellEnding };
   finish(ending: CellEnding): void;
-  awaitingMark?: string;
 }
 
 export class KernelProcess {
-  readonly startedAt = Date.now();
+  /** "/usr/bin/python3 (Python 3.11.2)", known once the kernel is ready. */
   interpreter = "";
   private readonly child: ChildProcess;
   private cell: RunningCell | undefined;
@@ -120,10 +125,6 @@ export class KernelProcess {
     return this.exitText === undefined && !hasExited(this.child);
   }
 
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
   /** Called once when the process ends, with "exited with status 1" or "was killed by SIGKILL". */
   onExit(listener: (exit: string) => void): void {
     if (this.exitText !== undefined) listener(this.exitText);
@@ -139,38 +140,28 @@ export class KernelProcess {
     const count = ++this.count;
     if (!this.alive) {
       // It died between the factory's check and now: the same answer as a death during the cell.
-      const ending: CellEnding = { kind: "died", exit: this.explainExit(this.exitText ?? "exited") };
+      const ending: CellEnding = { kind: "died", exit: this.exitText ?? "exited" };
       return Promise.resolve({ count, elapsedMs: 0, output: new CellOutput(), ending });
     }
     const started = performance.now();
     return new Promise<CellOutcome>((resolve) => {
-      const cellSignal = new AbortController();
       const onAbort = () => this.stopCell("cancelled");
       const cell: RunningCell = {
-        id: count,
         output: new CellOutput(),
         budget: new InactivityBudget(options.inactivityMs, () => this.stopCell("timed_out")),
+        inactivityMs: options.inactivityMs,
+        ended: new AbortController(),
+        callTool: options.callTool,
         finish: (ending) => {
           if (this.cell !== cell) return;
           this.cell = undefined;
           cell.budget.stop();
-          cellSignal.abort();
+          cell.ended.abort();
           options.signal.removeEventListener("abort", onAbort);
           resolve({ count, elapsedMs: performance.now() - started, output: cell.output, ending });
         },
       };
       this.cell = cell;
-      this.toolCaller = (message) => {
-        cell.budget.suspend();
-        options
-          .callTool(message.name, message.args, cellSignal.signal)
-          .catch((error: unknown): ToolAnswer => ({ ok: false, denied: false, message: (error as Error).message }))
-          .then((answer) => {
-            this.send({ type: "tool_result", id: message.id, ...answer } as ToolResultMessage);
-            cell.budget.resume();
-          });
-      };
-      this.inactivityMs = options.inactivityMs;
       options.signal.addEventListener("abort", onAbort, { once: true });
       this.send({ type: "execute", id: count, count, code });
     });
@@ -181,9 +172,6 @@ export class KernelProcess {
     await stopGroup(this.child);
   }
 
-  private toolCaller: ((message: Extract<KernelMessage, { type: "tool_call" }>) => void) | undefined;
-  private inactivityMs = 0;
-
   private send(message: SidecarMessage): void {
     if (this.alive) this.child.stdin!.write(encodeMessage(message));
   }
@@ -191,7 +179,7 @@ export class KernelProcess {
   private receive(message: KernelMessage): void {
     const cell = this.cell;
     if (message.type === "tool_call") {
-      if (cell && this.toolCaller) this.toolCaller(message);
+      if (cell) this.bridge(cell, message);
       else this.send({ type: "tool_result", id: message.id, ok: false, denied: false, message: "tool() can only be called while a cell runs." });
       return;
     }
@@ -208,31 +196,33 @@ export class KernelProcess {
         cell.output.error(message.ename, message.evalue, message.traceback);
         break;
       case "done": {
-        const ending = this.endingFor(message.status);
+        const ending = endingFor(cell, message.status);
         if (message.flush && !this.seenMarks.has(message.flush)) {
-          cell.awaitingMark = message.flush;
+          cell.awaiting = { mark: message.flush, ending };
           setTimeout(() => cell.finish(ending), RAW_SYNC_TIMEOUT_MS).unref?.();
-          this.pendingEnding = ending;
         } else cell.finish(ending);
         break;
       }
     }
   }
 
-  private pendingEnding: CellEnding | undefined;
-
-  private endingFor(status: "ok" | "error" | "interrupted"): CellEnding {
-    const stopping = this.cell?.stopping;
-    if (stopping?.reason === "timed_out") return { kind: "timed_out", stopped: "interrupted", idleSeconds: this.inactivityMs / 1000 };
-    if (stopping?.reason === "cancelled") return { kind: "cancelled", stopped: "interrupted" };
-    return { kind: "finished", status };
+  /** Forwards a bridged call; the cell's inactivity budget waits while the harness works on it. */
+  private bridge(cell: RunningCell, call: Extract<KernelMessage, { type: "tool_call" }>): void {
+    cell.budget.suspend();
+    cell
+      .callTool(call.name, call.args, cell.ended.signal)
+      .catch((error: unknown): ToolAnswer => ({ ok: false, denied: false, message: (error as Error).message }))
+      .then((answer) => {
+        this.send({ type: "tool_result", id: call.id, ...answer } as ToolResultMessage);
+        cell.budget.resume();
+      });
   }
 
   /** SIGINT first, so the kernel (and its state) can survive; the group is killed if that fails. */
   private stopCell(reason: "timed_out" | "cancelled"): void {
     const cell = this.cell;
     if (!cell || cell.stopping) return;
-    cell.stopping = { reason, sentInterrupt: true };
+    cell.stopping = reason;
     cell.budget.stop();
     signalGroup(this.child, "SIGINT");
     setTimeout(() => {
@@ -257,7 +247,7 @@ export class KernelProcess {
       cell.budget.touch();
       cell.output.stream("stderr", data);
     }
-    if (cell?.awaitingMark && this.seenMarks.has(cell.awaitingMark) && this.pendingEnding) cell.finish(this.pendingEnding);
+    if (cell?.awaiting && this.seenMarks.has(cell.awaiting.mark)) cell.finish(cell.awaiting.ending);
   }
 
   private exited(exit: string): void {
@@ -266,23 +256,16 @@ export class KernelProcess {
     // The leader is gone, but children it started (a `!sleep 300 &`) still share its group.
     signalGroup(this.child, "SIGKILL");
     const cell = this.cell;
-    if (cell) {
-      const stopping = cell.stopping;
-      if (stopping?.reason === "timed_out") cell.finish({ kind: "timed_out", stopped: "killed", idleSeconds: this.inactivityMs / 1000 });
-      else if (stopping?.reason === "cancelled") cell.finish({ kind: "cancelled", stopped: "killed" });
-      else cell.finish({ kind: "died", exit: this.explainExit(exit) });
-    }
+    // Whatever the kernel wrote on its way out already reached the cell's output as raw stderr.
+    if (cell?.stopping === "timed_out") cell.finish({ kind: "timed_out", stopped: "killed", idleSeconds: cell.inactivityMs / 1000 });
+    else if (cell?.stopping === "cancelled") cell.finish({ kind: "cancelled", stopped: "killed" });
+    else cell?.finish({ kind: "died", exit });
     for (const listener of this.exitListeners) listener(exit);
     this.exitListeners.clear();
   }
 
   private describe(): string {
     return `The ${this.plan.language} kernel ${this.plan.where} (${this.plan.argv[0]})`;
-  }
-
-  private explainExit(exit: string): string {
-    const tail = this.rawTail.trim();
-    return tail ? `${exit}; its last words: ${tail.slice(-800)}` : exit;
   }
 
   private startFailure(exit: string): string {
@@ -300,4 +283,10 @@ export class KernelProcess {
         : "The sidecar binary could not run its JavaScript kernel mode; run `sidecar doctor`.";
     return `${this.describe()} ${exit} before it was ready.${said} ${fix}`;
   }
+}
+
+function endingFor(cell: RunningCell, status: "ok" | "error" | "interrupted"): CellEnding {
+  if (cell.stopping === "timed_out") return { kind: "timed_out", stopped: "interrupted", idleSeconds: cell.inactivityMs / 1000 };
+  if (cell.stopping === "cancelled") return { kind: "cancelled", stopped: "interrupted" };
+  return { kind: "finished", status };
 }
