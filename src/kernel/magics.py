@@ -2,9 +2,9 @@
 # and the small get_ipython() shim that rewritten code calls. Loaded as module `sidecar_magics`.
 import os
 import re
-import shlex
-import subprocess
 import sys
+
+# subprocess and shlex load on first use: most kernels never run a magic, and start-up counts.
 
 # Magics this shim runs; anything else is refused with this list, not silently ignored.
 LINE_MAGICS = ("pip", "cd", "timeit", "time", "env", "pwd")
@@ -112,12 +112,16 @@ class IPythonShim:
     var_expand = expand
 
     def system(self, command):
+        import subprocess
+
         sys.stdout.flush()
         code = subprocess.call(self.expand(command), shell=True)
         self.namespace["_exit_code"] = code
         return None
 
     def getoutput(self, command, split=True):
+        import subprocess
+
         done = subprocess.run(self.expand(command), shell=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         text = done.stdout.decode("utf-8", "replace")
         self.namespace["_exit_code"] = done.returncode
@@ -162,6 +166,9 @@ class IPythonShim:
         print(os.getcwd())
 
     def _line_pip(self, line):
+        import shlex
+        import subprocess
+
         args = shlex.split(line)
         sys.stdout.flush()
         # No network check for a newer pip: a kernel may be offline, and the check is noise in a cell.
@@ -194,6 +201,9 @@ class IPythonShim:
     # --- cell magics ---
 
     def _cell_bash(self, line, cell):
+        import shlex
+        import subprocess
+
         sys.stdout.flush()
         code = subprocess.run(["bash", *shlex.split(line)], input=cell.encode()).returncode
         self.namespace["_exit_code"] = code
@@ -201,6 +211,9 @@ class IPythonShim:
             print(f"bash exited with status {code}", file=sys.stderr)
 
     def _cell_sh(self, line, cell):
+        import shlex
+        import subprocess
+
         sys.stdout.flush()
         code = subprocess.run(["sh", *shlex.split(line)], input=cell.encode()).returncode
         self.namespace["_exit_code"] = code
