@@ -21,6 +21,8 @@ export const INTERRUPT_GRACE_MS = 3_000;
 export const RAW_SYNC_TIMEOUT_MS = 5_000;
 /** How much of the kernel's raw stderr is kept for explaining a failed start or a death. */
 const RAW_TAIL_CHARS = 4_000;
+/** Output background work writes between cells, kept (its tail) for the next cell's answer. */
+const BETWEEN_CELLS_CHARS = 8_000;
 const SYNC_MARK = /\x00sidecar-sync-(\d+)\x00/g;
 
 /** How a cell ended, from the sidecar's side. */
@@ -68,6 +70,7 @@ export class KernelProcess {
   private cell: RunningCell | undefined;
   private count = 0;
   private rawTail = "";
+  private betweenCells = "";
   private rawPending = "";
   private readonly seenMarks = new Set<string>();
   private readonly exitListeners = new Set<(exit: string) => void>();
@@ -146,8 +149,13 @@ export class KernelProcess {
     const started = performance.now();
     return new Promise<CellOutcome>((resolve) => {
       const onAbort = () => this.stopCell("cancelled");
+      const output = new CellOutput();
+      if (this.betweenCells) {
+        output.stream("stderr", `(written by background work since the last cell)\n${this.betweenCells}`);
+        this.betweenCells = "";
+      }
       const cell: RunningCell = {
-        output: new CellOutput(),
+        output,
         budget: new InactivityBudget(options.inactivityMs, () => this.stopCell("timed_out")),
         inactivityMs: options.inactivityMs,
         ended: new AbortController(),
@@ -183,7 +191,10 @@ export class KernelProcess {
       else this.send({ type: "tool_result", id: message.id, ok: false, denied: false, message: "tool() can only be called while a cell runs." });
       return;
     }
-    if (!cell) return; // output from background work between cells has no cell to belong to
+    if (!cell) {
+      if (message.type === "stream") this.keepBetweenCells(message.text);
+      return;
+    }
     cell.budget.touch();
     switch (message.type) {
       case "stream":
@@ -246,8 +257,12 @@ export class KernelProcess {
     if (cell && data) {
       cell.budget.touch();
       cell.output.stream("stderr", data);
-    }
+    } else if (data && this.interpreter) this.keepBetweenCells(data);
     if (cell?.awaiting && this.seenMarks.has(cell.awaiting.mark)) cell.finish(cell.awaiting.ending);
+  }
+
+  private keepBetweenCells(text: string): void {
+    this.betweenCells = (this.betweenCells + text).slice(-BETWEEN_CELLS_CHARS);
   }
 
   private exited(exit: string): void {

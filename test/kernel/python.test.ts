@@ -42,6 +42,16 @@ describe("python cells keep state like a notebook", () => {
     expect(failed.text).not.toContain('File "<string>"');
   }, KERNEL_TEST_TIMEOUT_MS);
 
+  test("output a background thread writes between cells is carried into the next answer", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    await cell(t.client, "import threading, time\ndef later():\n    time.sleep(0.3)\n    print('late news', flush=True)\n    open('printed', 'w').close()\nthreading.Thread(target=later).start()");
+    await untilExists(join(dir.path, "printed"));
+    await Bun.sleep(300); // print(flush=True) sent it before the file existed; this is only slack for the pipe
+    const next = await cell(t.client, "'next'");
+    expect(next.text).toContain("(written by background work since the last cell)\nlate news\nOut[2]: 'next'");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
   test("a C-level write and a subprocess cannot corrupt the protocol; their output is kept", async () => {
     await using dir = await tempDir();
     await using t = await kernelRun(dir.path);
