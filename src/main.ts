@@ -1,10 +1,7 @@
 // The sidecar binary's entry point (Bun): parse the command line and dispatch.
 import { ConfigError } from "./config/load.ts";
 import { parseCommandLine, UsageError } from "./cli/args.ts";
-import { doctorCommand } from "./cli/doctor.ts";
 import { HELP } from "./cli/help.ts";
-import { serveCommand } from "./cli/serve.ts";
-import { toolsCommand } from "./cli/tools.ts";
 import { bunPrimitives } from "./runtime/bun.ts";
 import { COMMIT, VERSION } from "./version.ts";
 
@@ -19,12 +16,15 @@ async function main(argv: readonly string[]): Promise<number> {
     return command === undefined && !flags.help ? 2 : 0;
   }
   switch (command) {
+    // Commands load lazily: a kernel or `--version` should not pay for the HTTP server and the MCP SDK.
     case "serve":
-      return serveCommand(flags, bunPrimitives);
+      return (await import("./cli/serve.ts")).serveCommand(flags, bunPrimitives);
     case "tools":
-      return toolsCommand(flags, bunPrimitives);
+      return (await import("./cli/tools.ts")).toolsCommand(flags, bunPrimitives);
     case "doctor":
-      return doctorCommand(flags, bunPrimitives);
+      return (await import("./cli/doctor.ts")).doctorCommand(flags, bunPrimitives);
+    case "__kernel-js": // hidden: the eval tool's JavaScript kernel (JS_KERNEL_COMMAND), started by the sidecar itself
+      return (await import("./kernel/js-kernel.bun.ts")).runJavaScriptKernel();
     default:
       throw new UsageError(`Unknown command ${JSON.stringify(command)}. Commands: serve, tools, doctor. Run \`sidecar --help\`.`);
   }

@@ -3,6 +3,7 @@ import type { RunSettings } from "../config/load.ts";
 import { connectQuestions } from "../questions/service.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
 import { GrammarLoader } from "../syntax/grammars.ts";
+import { kernelFactory } from "../kernel/connect.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { RunServices } from "./services.ts";
 
@@ -13,6 +14,7 @@ export function connectServices(settings: RunSettings, runtime: RuntimePrimitive
     conversation: settings.conversation,
     ...(resources.parser ? { grammars: new GrammarLoader(runtime.grammars) } : {}),
     ...(resources.questions ? { questions: connectQuestions(resources.questions, operatorToken(settings), lifecycle) } : {}),
+    ...(resources.kernels ? { kernels: kernelFactory(settings, resources.kernels, runtime, lifecycle) } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 // The live resources of one run, each present only when the harness passed it in.
 import type { QuestionService } from "../questions/service.ts";
+import type { KernelFactory } from "../kernel/factory.ts";
 import type { GrammarLoader } from "../syntax/grammars.ts";
 
 export interface RunServices {
@@ -9,4 +10,6 @@ export interface RunServices {
   grammars?: GrammarLoader;
   /** The question port resource (ask_user, permission prompts, the operator page). */
   questions?: QuestionService;
+  /** The kernel factory resource (eval). */
+  kernels?: KernelFactory;
 }

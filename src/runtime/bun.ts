@@ -1,5 +1,6 @@
 // Runtime primitives under Bun (source checkout and the compiled binary alike).
 import { isEmbeddedPath } from "../platform/embedded-paths.ts";
+import { join } from "node:path";
 import { bunGrammarSource } from "./grammar-source.bun.ts";
 import type { RuntimePrimitives } from "./primitives.ts";
 
@@ -14,5 +15,6 @@ export const bunPrimitives: RuntimePrimitives = {
     return { port: server.port ?? port, close: () => server.stop(true) };
   },
   grammars: bunGrammarSource,
-  selfCommand: compiled ? [process.execPath] : [process.execPath, Bun.main],
+  // From source, name main.ts itself: under `bun test` (or an importing script) Bun.main is another file.
+  selfCommand: compiled ? [process.execPath] : [process.execPath, join(import.meta.dir, "..", "main.ts")],
 };

@@ -22,7 +22,9 @@ export async function invokeTool(tool: Tool, args: unknown, ctx: ToolContext): P
 function replyResult(reply: ToolReply<unknown>): CallToolResult {
   const content: CallToolResult["content"] = [{ type: "text", text: reply.text }];
   for (const image of reply.images ?? []) content.push({ type: "image", data: image.data, mimeType: image.mimeType });
-  return reply.isError ? { content, isError: true } : { content, structuredContent: asRecord(reply.data) };
+  // A reply's data matches the tool's outputSchema (run() is typed so), error or not.
+  const result: CallToolResult = { content, structuredContent: asRecord(reply.data) };
+  return reply.isError ? { ...result, isError: true } : result;
 }
 
 /**

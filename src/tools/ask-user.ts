@@ -1,7 +1,7 @@
 // ask_user: puts a question card in front of the operator and returns the outcome (questions/desk.ts).
 import * as v from "valibot";
 import type { AskResult, QuestionDesk } from "../questions/desk.ts";
-import { defineTool, ToolFailure } from "../tool/define.ts";
+import { defineTool } from "../tool/define.ts";
 import description from "./ask-user.txt" with { type: "text" };
 
 export const MAX_OPTIONS = 10;
@@ -46,7 +46,12 @@ const askInput = v.pipe(
 const askOutput = v.union([
   v.object({ outcome: v.literal("answered"), question_id: v.string(), selected: v.array(v.string()), text: v.nullable(v.string()) }),
   v.object({ outcome: v.literal("skipped"), question_id: v.string(), remembered: v.boolean() }),
-  v.object({ error: v.string(), outcome: v.optional(v.string()) }),
+  // The outcomes that end in an isError result still carry their outcome as a field.
+  v.object({
+    outcome: v.picklist(["timeout", "no_human", "port_failed", "busy", "cancelled"]),
+    question_id: v.optional(v.string()),
+    error: v.string(),
+  }),
 ]);
 
 export function askUserTool(desk: QuestionDesk, space: string) {
@@ -94,28 +99,36 @@ function reply(result: AskResult) {
         data: { outcome: "skipped" as const, question_id: result.questionId, remembered: result.remembered },
       };
     case "timeout":
-      throw new ToolFailure(`Nobody answered within ${result.waitedSeconds} s, so the question was withdrawn. ${ASSUME}`, {
+      return failed(`Nobody answered within ${result.waitedSeconds} s, so the question was withdrawn. ${ASSUME}`, {
         outcome: "timeout",
         question_id: result.questionId,
       });
     case "no_human":
-      throw new ToolFailure(
+      return failed(
         `No human is attached to answer (${result.reason}). The question was not asked and will not be: do not wait or retry. ${ASSUME} If you cannot go on without an answer, stop and report what you need.`,
         { outcome: "no_human", question_id: result.questionId },
       );
     case "port_failed":
-      throw new ToolFailure(
+      return failed(
         `The question could not be asked: ${result.reason}. Nobody saw it. ${ASSUME} If you cannot go on without an answer, stop and report what you need.`,
         { outcome: "port_failed", question_id: result.questionId },
       );
     case "busy":
-      throw new ToolFailure(
+      return failed(
         `Another question is already open in this space ("${result.openQuestion}", asked ${Math.round((Date.now() - result.openSince) / 1000)} s ago). Ask one question at a time: wait for that answer, then ask again if still needed.`,
         { outcome: "busy" },
       );
     case "cancelled":
-      throw new ToolFailure("The question was withdrawn because the call was cancelled.", { outcome: "cancelled", question_id: result.questionId });
+      return failed("The question was withdrawn because the call was cancelled.", { outcome: "cancelled", question_id: result.questionId });
   }
+}
+
+/** An outcome that failed: an isError result whose data still names the outcome, for harnesses that read fields. */
+function failed(
+  text: string,
+  data: { outcome: "timeout" | "no_human" | "port_failed" | "busy" | "cancelled"; question_id?: string },
+) {
+  return { isError: true, text, data: { ...data, error: text } };
 }
 
 function uniqueLabels(options: { label: string }[]): boolean {

@@ -2,10 +2,12 @@
 import type { Tool } from "../tool/define.ts";
 import type { RunServices } from "../run/services.ts";
 import { askUserTool } from "./ask-user.ts";
+import { evalTool } from "./eval.ts";
 
 export function toolsForRun(services: RunServices): Tool[] {
   const { questions } = services;
   return [
+    ...(services.kernels ? [evalTool(services.kernels)] : []),
     ...(questions?.space ? [askUserTool(questions.desk, questions.space)] : []),
   ];
 }

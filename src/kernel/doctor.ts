@@ -1,0 +1,76 @@
+// Doctor checks for eval: which Python interpreters exist here, what they can render, and
+// whether the sidecar binary can run its own JavaScript kernel.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { DoctorGroup, DoctorRow } from "../doctor/check.ts";
+import { missingBridge } from "./bridge-client.ts";
+import { KernelFactory } from "./factory.ts";
+import { choosePython } from "./launch.ts";
+
+/** Asking an interpreter about itself; a hung interpreter is reported, not waited on. */
+const PROBE_TIMEOUT_MS = 15_000;
+const GROUP = "kernels";
+const LIBRARIES = [
+  { module: "pandas", hint: "apt-get install python3-pandas, or %pip install pandas in a virtualenv" },
+  { module: "matplotlib", hint: "apt-get install python3-matplotlib, or %pip install matplotlib in a virtualenv" },
+  { module: "IPython", hint: "apt-get install python3-ipython (without it a built-in rewriter handles %pip, %cd, !cmd, %%bash, %timeit)" },
+];
+const PROBE = `import importlib.util as u, json, sys
+print(json.dumps({"version": sys.version.split()[0], "executable": sys.executable,
+  "found": {m: u.find_spec(m) is not None for m in sys.argv[1:]}}))`;
+
+interface Probe {
+  version: string;
+  executable: string;
+  found: Record<string, boolean>;
+}
+
+function probe(python: string, cwd: string): Promise<Probe | string> {
+  return new Promise((resolve) => {
+    execFile(python, ["-c", PROBE, ...LIBRARIES.map((l) => l.module)], { cwd, timeout: PROBE_TIMEOUT_MS }, (error, stdout) => {
+      if (error) resolve((error as NodeJS.ErrnoException).code === "ENOENT" ? "not found" : error.message.split("\n")[0]!);
+      else resolve(JSON.parse(stdout) as Probe);
+    });
+  });
+}
+
+async function interpreterRows(python: string, workdir: string, chosen: boolean): Promise<DoctorRow[]> {
+  const found = await probe(python, workdir);
+  const name = chosen ? `${python} (eval's default)` : python;
+  if (typeof found === "string") {
+    return [{ group: GROUP, name, ok: false, detail: found, hint: "install python3, or set resources.kernels.python in the run config" }];
+  }
+  return [
+    { group: GROUP, name, ok: true, detail: `Python ${found.version} at ${found.executable}` },
+    ...LIBRARIES.map(({ module, hint }) => ({
+      group: GROUP,
+      name: `  ${module}`,
+      ok: found.found[module] === true,
+      detail: found.found[module] ? `importable from ${python}` : `not importable from ${python}`,
+      ...(found.found[module] ? {} : { hint }),
+    })),
+  ];
+}
+
+async function javascriptRow(workdir: string, selfCommand: readonly string[]): Promise<DoctorRow> {
+  const kernels = new KernelFactory({}, workdir, selfCommand, missingBridge());
+  try {
+    const report = await kernels.execute({ language: "javascript", code: "6 * 7", reset: false, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const ok = report.outcome.ending.kind === "finished" && report.outcome.ending.status === "ok";
+    return { group: GROUP, name: "javascript", ok, detail: ok ? `kernel mode runs (${report.interpreter})` : "kernel mode started but could not run a cell" };
+  } catch (error) {
+    return { group: GROUP, name: "javascript", ok: false, detail: (error as Error).message, hint: "rebuild the binary with `bun compile.ts`" };
+  } finally {
+    await kernels.close();
+  }
+}
+
+export const kernelChecks: DoctorGroup = async ({ workdir, runtime }) => {
+  const chosen = choosePython({}, workdir);
+  const candidates = [...new Set([chosen, "python3", "/usr/bin/python3", join(workdir, ".venv", "bin", "python")])].filter(
+    (python) => !python.includes("/") || existsSync(python),
+  );
+  const rows = await Promise.all(candidates.map((python) => interpreterRows(python, workdir, python === chosen)));
+  return [...rows.flat(), await javascriptRow(workdir, runtime.selfCommand)];
+};

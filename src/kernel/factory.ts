@@ -1,0 +1,126 @@
+// The kernel factory of one run: one Python and one JavaScript kernel, started on first use.
+import type { KernelSettings } from "../config/resources/kernels.ts";
+import { DEFAULT_INACTIVITY_SECONDS } from "../config/resources/kernels.ts";
+import type { ToolCaller } from "./bridge-client.ts";
+import { KernelProcess, KernelStartError, type CellOutcome } from "./kernel-process.ts";
+import { launchPlan, type KernelLanguage } from "./launch.ts";
+
+export interface CellRequest {
+  language: KernelLanguage;
+  code: string;
+  reset: boolean;
+  signal: AbortSignal;
+}
+
+export interface CellReport {
+  outcome: CellOutcome;
+  language: KernelLanguage;
+  /** "/usr/bin/python3 (Python 3.11.2)" or "sidecar (Bun 1.2.3)". */
+  interpreter: string;
+  where: string;
+  /** Things the caller must know beyond the cell: a reset, a kernel lost since the last call. */
+  notes: string[];
+}
+
+/** A failure the model should read: a busy kernel, a kernel that could not start. */
+export class KernelUnavailable extends Error {}
+
+interface Slot {
+  kernel?: Promise<KernelProcess>;
+  busySince?: number;
+  /** Why the previous kernel is gone, told once on the next call. */
+  lost?: string;
+}
+
+export class KernelFactory {
+  private readonly slots = new Map<KernelLanguage, Slot>();
+  private readonly stopping = new WeakSet<KernelProcess>();
+  private closed = false;
+
+  constructor(
+    private readonly settings: KernelSettings,
+    private readonly workdir: string,
+    private readonly selfCommand: readonly string[],
+    private readonly callTool: ToolCaller,
+  ) {}
+
+  get inactivityMs(): number {
+    return (this.settings.inactivitySeconds ?? DEFAULT_INACTIVITY_SECONDS) * 1000;
+  }
+
+  async execute(request: CellRequest): Promise<CellReport> {
+    if (this.closed) throw new KernelUnavailable("The run is shutting down; no new cells are started.");
+    const { language } = request;
+    const slot = this.slot(language);
+    if (slot.busySince !== undefined) {
+      const seconds = Math.round((Date.now() - slot.busySince) / 1000);
+      throw new KernelUnavailable(
+        `The ${language} kernel is busy with another cell for ${seconds} s; it runs one cell at a time. Wait for that call to return, then call eval again.`,
+      );
+    }
+    slot.busySince = Date.now();
+    try {
+      const notes: string[] = [];
+      if (request.reset && slot.kernel) {
+        await this.discard(slot);
+        notes.push(`Reset: the previous ${language} kernel and everything it held were discarded; this cell ran in a fresh one.`);
+      }
+      if (slot.lost) {
+        notes.push(slot.lost);
+        slot.lost = undefined;
+      }
+      const kernel = await this.kernel(language, slot);
+      const outcome = await kernel.run(request.code, {
+        inactivityMs: this.inactivityMs,
+        signal: request.signal,
+        callTool: (name, args, signal) => this.callTool(name, args, signal, language),
+      });
+      return { outcome, language, interpreter: kernel.interpreter, where: kernel.plan.where, notes };
+    } finally {
+      slot.busySince = undefined;
+    }
+  }
+
+  /** Stops every kernel and its process group; later calls are refused. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.slots.values()].map((slot) => this.discard(slot)));
+  }
+
+  private slot(language: KernelLanguage): Slot {
+    let slot = this.slots.get(language);
+    if (!slot) this.slots.set(language, (slot = {}));
+    return slot;
+  }
+
+  private async kernel(language: KernelLanguage, slot: Slot): Promise<KernelProcess> {
+    const existing = slot.kernel && (await slot.kernel.catch(() => undefined));
+    if (existing?.alive) return existing;
+    const plan = launchPlan(language, this.settings, this.workdir, this.selfCommand);
+    const kernel = new KernelProcess(plan, this.workdir);
+    const ready = kernel.started().then(() => kernel);
+    slot.kernel = ready;
+    kernel.onExit((exit) => {
+      if (slot.kernel === ready) slot.kernel = undefined;
+      // A death during a cell is told by that cell's answer; one between calls is told by the next.
+      if (!this.stopping.has(kernel) && slot.busySince === undefined && kernel.interpreter) {
+        slot.lost = `The previous ${language} kernel ${exit} between calls, so its state (variables, imports, loaded data) was lost; this cell ran in a fresh kernel.`;
+      }
+    });
+    try {
+      return await ready;
+    } catch (error) {
+      slot.kernel = undefined;
+      if (error instanceof KernelStartError) throw new KernelUnavailable(error.message);
+      throw error;
+    }
+  }
+
+  private async discard(slot: Slot): Promise<void> {
+    const kernel = slot.kernel && (await slot.kernel.catch(() => undefined));
+    slot.kernel = undefined;
+    if (!kernel) return;
+    this.stopping.add(kernel);
+    await kernel.stop();
+  }
+}

@@ -1,0 +1,225 @@
+// The JavaScript kernel: the sidecar binary re-executed as `sidecar __kernel-js`, running cells with
+// Bun's REPL-mode transpiler (TypeScript, top-level await, re-declaration, imports across cells).
+import { read, readSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { inspect } from "node:util";
+import * as vm from "node:vm";
+import type { KernelMessage, MimeBundle, SidecarMessage } from "./protocol.ts";
+
+/** The launcher's fd shuffle puts the protocol here; fds 1 and 2 lead to the sidecar's raw stream. */
+const PROTOCOL_IN = 3;
+const PROTOCOL_OUT = 4;
+const RAW_OUT = 2;
+const INSPECT_OPTIONS = { depth: 4, maxArrayLength: 100, maxStringLength: 20_000, breakLength: 100 } as const;
+/** How long a write to a full protocol pipe backs off before retrying. */
+const WRITE_RETRY_MS = 5;
+
+class ToolError extends Error {
+  override name = "ToolError";
+}
+class ToolDenied extends ToolError {
+  override name = "ToolDenied";
+}
+class Interrupted extends Error {
+  override name = "KeyboardInterrupt";
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+function writeAll(fd: number, text: string): void {
+  let bytes = Buffer.from(text, "utf8");
+  while (bytes.length > 0) {
+    try {
+      bytes = bytes.subarray(writeSync(fd, bytes));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      Atomics.wait(sleeper, 0, 0, WRITE_RETRY_MS);
+    }
+  }
+}
+
+function send(message: KernelMessage): void {
+  writeAll(PROTOCOL_OUT, `${JSON.stringify(message)}\n`);
+}
+
+/** Lines from the sidecar; async between cells, blocking inside tool() (no async read is pending then). */
+class ProtocolReader {
+  private buffer = "";
+  private readonly chunk = Buffer.alloc(65_536);
+
+  private take(): string | undefined {
+    const end = this.buffer.indexOf("\n");
+    if (end === -1) return undefined;
+    const line = this.buffer.slice(0, end);
+    this.buffer = this.buffer.slice(end + 1);
+    return line;
+  }
+
+  async next(): Promise<string | null> {
+    for (;;) {
+      const line = this.take();
+      if (line !== undefined) return line;
+      const count = await new Promise<number>((resolve, reject) =>
+        read(PROTOCOL_IN, this.chunk, 0, this.chunk.length, null, (error, n) => (error ? reject(error) : resolve(n))),
+      );
+      if (count === 0) return null;
+      this.buffer += this.chunk.toString("utf8", 0, count);
+    }
+  }
+
+  nextSync(): string | null {
+    for (;;) {
+      const line = this.take();
+      if (line !== undefined) return line;
+      let count: number;
+      try {
+        count = readSync(PROTOCOL_IN, this.chunk, 0, this.chunk.length, null);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+        Atomics.wait(sleeper, 0, 0, WRITE_RETRY_MS);
+        continue;
+      }
+      if (count === 0) return null;
+      this.buffer += this.chunk.toString("utf8", 0, count);
+    }
+  }
+}
+
+const reader = new ProtocolReader();
+let cellRunning = false;
+let interruptCell: ((error: Interrupted) => void) | undefined;
+let callIds = 0;
+
+function stream(name: "stdout" | "stderr", text: string): void {
+  if (text) send({ type: "stream", name, text });
+}
+
+function formatArgs(args: unknown[]): string {
+  return args.map((arg) => (typeof arg === "string" ? arg : inspect(arg, INSPECT_OPTIONS))).join(" ");
+}
+
+function captureConsole(): void {
+  const out = (...args: unknown[]) => stream("stdout", `${formatArgs(args)}\n`);
+  const err = (...args: unknown[]) => stream("stderr", `${formatArgs(args)}\n`);
+  Object.assign(console, { log: out, info: out, debug: out, warn: err, error: err });
+  console.trace = (...args: unknown[]) => err(`Trace: ${formatArgs(args)}\n${new Error().stack?.split("\n").slice(2).join("\n") ?? ""}`);
+  console.dir = (value: unknown) => out(inspect(value, INSPECT_OPTIONS));
+  for (const [target, name] of [[process.stdout, "stdout"], [process.stderr, "stderr"]] as const) {
+    target.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      stream(name, typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+      const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+      done?.();
+      return true;
+    }) as typeof target.write;
+  }
+}
+
+function mimeBundle(value: unknown): MimeBundle {
+  const bundle: MimeBundle = {};
+  const object = value as { _repr_png_?: () => unknown; _repr_markdown_?: () => unknown } | null;
+  if (object && (typeof object === "object" || typeof object === "function")) {
+    const png = typeof object._repr_png_ === "function" ? object._repr_png_() : undefined;
+    if (png instanceof Uint8Array) bundle["image/png"] = Buffer.from(png).toString("base64");
+    else if (typeof png === "string") bundle["image/png"] = png;
+    const markdown = typeof object._repr_markdown_ === "function" ? object._repr_markdown_() : undefined;
+    if (typeof markdown === "string") bundle["text/markdown"] = markdown;
+  }
+  bundle["text/plain"] = typeof value === "string" ? JSON.stringify(value) : inspect(value, INSPECT_OPTIONS);
+  return bundle;
+}
+
+function display(...values: unknown[]): void {
+  for (const value of values) send({ type: "display", data: mimeBundle(value) });
+}
+
+/** Calls one of the harness's tools; blocks the kernel until the answer arrives. */
+function tool(name: string, args: Record<string, unknown> = {}): unknown {
+  if (typeof name !== "string" || name === "") {
+    throw new TypeError('tool(name, args): name must be a tool name string, e.g. tool("read", {path: "README.md"})');
+  }
+  if (args === null || typeof args !== "object" || Array.isArray(args)) {
+    throw new TypeError(`tool(${JSON.stringify(name)}, args): args must be an object of the tool's arguments`);
+  }
+  if (!cellRunning) throw new ToolError("tool() can only be called while a cell runs, not from background work between cells.");
+  const id = ++callIds;
+  send({ type: "tool_call", id, name, args });
+  for (;;) {
+    const line = reader.nextSync();
+    if (line === null) process.exit(0);
+    const message = JSON.parse(line) as SidecarMessage;
+    if (message.type !== "tool_result" || message.id !== id) continue;
+    if (message.ok) return message.result;
+    throw message.denied ? new ToolDenied(message.message) : new ToolError(message.message);
+  }
+}
+
+/** tool() for async code; calls still run one after another, since the kernel blocks in each. */
+async function atool(name: string, args?: Record<string, unknown>): Promise<unknown> {
+  return tool(name, args);
+}
+
+/** Frames from the cell inwards; the kernel's own frames (outside any cell) are dropped. */
+function formatError(error: unknown): { ename: string; evalue: string; traceback: string } {
+  if (!(error instanceof Error)) {
+    const text = inspect(error, INSPECT_OPTIONS);
+    return { ename: "Uncaught", evalue: text, traceback: `Uncaught ${text}\n` };
+  }
+  const name = error.constructor?.name === "BuildMessage" ? "SyntaxError" : error.name;
+  const frames = (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
+  const last = frames.findLastIndex((line) => line.includes("<cell "));
+  // Frames of this kernel (tool(), display()) say nothing about the user's code.
+  const kept = (last === -1 ? [] : frames.slice(0, last + 1)).filter((line) => !line.includes(import.meta.path) && !line.includes("$bunfs"));
+  return { ename: name, evalue: error.message, traceback: [`${name}: ${error.message}`, ...kept].join("\n") + "\n" };
+}
+
+const transpiler = new Bun.Transpiler({ loader: "ts", replMode: true });
+const importModuleDynamically = vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+
+async function runCell(message: Extract<SidecarMessage, { type: "execute" }>): Promise<void> {
+  const started = performance.now();
+  let status: "ok" | "error" | "interrupted" = "ok";
+  cellRunning = true;
+  try {
+    const interrupted = new Promise<never>((_, reject) => (interruptCell = reject));
+    const program = transpiler.transformSync(message.code);
+    const completion = vm.runInThisContext(program, {
+      filename: `<cell ${message.count}>`,
+      importModuleDynamically,
+    } as vm.RunningScriptOptions) as unknown;
+    const wrapped = (await Promise.race([Promise.resolve(completion), interrupted])) as { value?: unknown } | undefined;
+    const value = wrapped && typeof wrapped === "object" && "value" in wrapped ? wrapped.value : undefined;
+    if (value !== undefined) {
+      (globalThis as Record<string, unknown>)._ = value;
+      send({ type: "display", data: mimeBundle(value), result: true });
+    }
+  } catch (error) {
+    status = error instanceof Interrupted ? "interrupted" : "error";
+    send({ type: "error", ...formatError(error) });
+  } finally {
+    cellRunning = false;
+    interruptCell = undefined;
+  }
+  // Output written straight to fds 1/2 (subprocesses) travels apart; the mark tells the sidecar it has all of it.
+  writeAll(RAW_OUT, `\x00sidecar-sync-${message.count}\x00`);
+  send({ type: "done", id: message.id, count: message.count, status, seconds: (performance.now() - started) / 1000, flush: String(message.count) });
+}
+
+export async function runJavaScriptKernel(): Promise<number> {
+  captureConsole();
+  // require() for CommonJS habits, resolved from the working directory like the cells' imports.
+  const require = createRequire(join(process.cwd(), "<cell>"));
+  Object.assign(globalThis, { display, tool, atool, ToolError, ToolDenied, require });
+  // SIGINT stops an awaiting cell; a busy synchronous loop cannot be interrupted, and the sidecar then kills the group.
+  process.on("SIGINT", () => interruptCell?.(new Interrupted("the cell was interrupted")));
+  process.on("unhandledRejection", (reason) => stream("stderr", `Unhandled promise rejection: ${formatError(reason).traceback}`));
+  process.on("uncaughtException", (error) => stream("stderr", `Uncaught exception: ${formatError(error).traceback}`));
+  send({ type: "ready", interpreter: "sidecar", version: `Bun ${Bun.version}`, pid: process.pid });
+  for (;;) {
+    const line = await reader.next();
+    if (line === null) return 0; // the sidecar went away
+    if (!line.trim()) continue;
+    const message = JSON.parse(line) as SidecarMessage;
+    if (message.type === "execute") await runCell(message);
+  }
+}

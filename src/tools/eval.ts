@@ -1,0 +1,76 @@
+// The eval tool: a cell in the run's persistent Python or JavaScript kernel.
+import * as v from "valibot";
+import { defineTool, ToolFailure } from "../tool/define.ts";
+import { KernelUnavailable, type KernelFactory } from "../kernel/factory.ts";
+import { renderCell } from "../kernel/render.ts";
+import description from "./eval.txt" with { type: "text" };
+
+/** The label asks for 5-10 words; a little either side is accepted rather than bounced. */
+const DESCRIPTION_WORDS = { min: 3, max: 15 };
+
+const input = v.strictObject({
+  code: v.pipe(v.string("expected the cell's code as a string"), v.maxLength(1_000_000, "expected a cell under 1 MB of code")),
+  description: v.pipe(
+    v.string("expected a short description (5-10 words) of what the cell does"),
+    v.trim(),
+    v.check((text) => {
+      const words = text.split(/\s+/).filter(Boolean).length;
+      return words >= DESCRIPTION_WORDS.min && words <= DESCRIPTION_WORDS.max;
+    }, "expected 5-10 words (3 to 15 accepted) saying what the cell does, e.g. \"load sales.csv and show its columns\""),
+  ),
+  language: v.optional(v.picklist(["python", "javascript"], 'expected "python" or "javascript"'), "python"),
+  reset: v.optional(v.boolean("expected reset as true or false"), false),
+});
+
+const output = v.object({
+  label: v.string(),
+  language: v.picklist(["python", "javascript"]),
+  status: v.picklist(["ok", "error", "interrupted", "timed_out", "cancelled", "died"]),
+  stopped: v.optional(v.picklist(["interrupted", "killed"])),
+  execution_count: v.number(),
+  elapsed_ms: v.number(),
+  interpreter: v.string(),
+  where: v.string(),
+  images: v.number(),
+  cut_bytes: v.number(),
+  notes: v.array(v.string()),
+});
+
+export function evalTool(kernels: KernelFactory) {
+  return defineTool({
+    name: "eval",
+    tier: "exec",
+    title: "Run a Python or JavaScript cell",
+    description,
+    input,
+    output,
+    async run(args, ctx) {
+      let report;
+      try {
+        report = await kernels.execute({ language: args.language, code: args.code, reset: args.reset, signal: ctx.signal });
+      } catch (error) {
+        if (error instanceof KernelUnavailable) throw new ToolFailure(error.message);
+        throw error;
+      }
+      const cell = renderCell(report, args.description);
+      return {
+        text: cell.text,
+        images: cell.images,
+        isError: cell.status !== "ok",
+        data: {
+          label: args.description,
+          language: args.language,
+          status: cell.status,
+          ...(cell.stopped ? { stopped: cell.stopped } : {}),
+          execution_count: report.outcome.count,
+          elapsed_ms: Math.round(report.outcome.elapsedMs),
+          interpreter: report.interpreter,
+          where: report.where,
+          images: cell.images.length,
+          cut_bytes: cell.cutBytes,
+          notes: report.notes,
+        },
+      };
+    },
+  });
+}

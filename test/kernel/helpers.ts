@@ -1,0 +1,122 @@
+// Shared pieces of the kernel tests: a run with kernels, calling eval, a fake harness bridge.
+import { expect } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { RunConfig } from "../../src/config/schema.ts";
+import type { KernelSettings } from "../../src/config/resources/kernels.ts";
+import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
+
+/** Kernels start real interpreters (pandas, pip, venvs) on a loaded 2-core machine. */
+export const KERNEL_TEST_TIMEOUT_MS = 120_000;
+
+/** Debian's interpreter, which apt's pandas, matplotlib and IPython are installed for. */
+export const SYSTEM_PYTHON = "/usr/bin/python3";
+
+export function requireSystemPython(): void {
+  if (!existsSync(SYSTEM_PYTHON)) {
+    throw new Error(`${SYSTEM_PYTHON} is missing: apt-get install python3 python3-pandas python3-matplotlib python3-ipython python3-venv`);
+  }
+}
+
+export interface CellResult {
+  text: string;
+  data: Record<string, unknown>;
+  images: { data: string; mimeType: string }[];
+  isError: boolean;
+}
+
+export async function kernelRun(workdir: string, kernels: KernelSettings = {}, extra: RunConfig = {}): Promise<TestRun & { client: Client }> {
+  requireSystemPython();
+  const run = await startTestRun(workdir, { ...extra, resources: { ...extra.resources, kernels: { python: SYSTEM_PYTHON, ...kernels } } });
+  const client = await run.client();
+  return Object.assign(run, { client });
+}
+
+export async function cell(
+  client: Client,
+  code: string,
+  options: { language?: "python" | "javascript"; reset?: boolean; description?: string } = {},
+): Promise<CellResult> {
+  const result = await client.callTool(
+    {
+      name: "eval",
+      arguments: {
+        code,
+        description: options.description ?? "a test cell for the kernel",
+        ...(options.language ? { language: options.language } : {}),
+        ...(options.reset ? { reset: true } : {}),
+      },
+    },
+    undefined,
+    { timeout: 120_000 },
+  );
+  const content = result.content as { type: string; text?: string; data?: string; mimeType?: string }[];
+  return {
+    text: content.filter((c) => c.type === "text").map((c) => c.text).join("\n"),
+    data: (result.structuredContent ?? {}) as Record<string, unknown>,
+    images: content.filter((c) => c.type === "image").map((c) => ({ data: c.data!, mimeType: c.mimeType! })),
+    isError: result.isError === true,
+  };
+}
+
+/** True when no process with this pid exists any more (or it is a zombie about to be reaped). */
+export function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.split(") ")[1]?.startsWith("Z") ?? false;
+  } catch {
+    return true;
+  }
+}
+
+/** Waits (bounded) for every pid to be gone; the group is killed asynchronously on close. */
+export async function expectAllGone(pids: number[]): Promise<number[]> {
+  for (let i = 0; i < 100; i++) {
+    if (pids.every(processGone)) return [];
+    await Bun.sleep(50);
+  }
+  return pids.filter((pid) => !processGone(pid));
+}
+
+/** Waits (bounded) until a cell has created the marker file that says it is running. */
+export async function untilExists(path: string): Promise<void> {
+  for (let i = 0; i < 600 && !existsSync(path); i++) await Bun.sleep(50);
+  if (!existsSync(path)) throw new Error(`${path} did not appear within 30 s: the cell never started`);
+}
+
+export interface BridgeCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+  conversation: string | null;
+  origin: { tool: string; language: string };
+}
+
+/** A stand-in for the harness's bridge endpoint: the real harness is not part of this repository. */
+export function fakeHarness(answer: (call: BridgeCall) => Promise<Response> | Response) {
+  const calls: BridgeCall[] = [];
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(request) {
+      const call = (await request.json()) as BridgeCall;
+      calls.push(call);
+      return answer(call);
+    },
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}/bridge`,
+    calls,
+    [Symbol.dispose]: () => void server.stop(true),
+  };
+}
+
+export function pngSize(base64: string): { width: number; height: number } {
+  const bytes = Buffer.from(base64, "base64");
+  expect(bytes.subarray(1, 4).toString("latin1")).toBe("PNG");
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}

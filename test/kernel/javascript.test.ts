@@ -1,0 +1,65 @@
+// The JavaScript kernel: the sidecar re-executed in kernel mode, with TypeScript, imports and await.
+import { describe, expect, test } from "bun:test";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { join } from "node:path";
+import { KERNEL_TEST_TIMEOUT_MS, cell, kernelRun, untilExists } from "./helpers.ts";
+
+const js = { language: "javascript" } as const;
+
+describe("javascript cells keep state like a notebook", () => {
+  test("TypeScript, re-declaration, imports across cells, top-level await, echo and display", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "lib/shapes.ts": "export const area = (w: number, h: number): number => w * h;\n" });
+    await using t = await kernelRun(dir.path);
+
+    const typed = await cell(t.client, "const side: number = 6;\nconsole.log('side is', side);\nconsole.error('to stderr');\nside * 7", js);
+    expect(typed.isError).toBe(false);
+    expect(typed.text).toContain("[javascript · In [1] · ok · ");
+    expect(typed.text).toContain("sidecar (Bun ");
+    expect(typed.text).toEndWith("side is 6\nto stderr\nOut[1]: 42");
+
+    const redeclared = await cell(t.client, "const side = 'again'; side", js);
+    expect(redeclared.text).toContain('Out[2]: "again"');
+
+    await cell(t.client, "import { area } from './lib/shapes.ts';", js);
+    const imported = await cell(t.client, "const later = await Promise.resolve(area(3, 4)); later", js);
+    expect(imported.text).toContain("Out[4]: 12");
+
+    const shown = await cell(t.client, "display({ a: [1, 2] }); display({ _repr_markdown_: () => '**md**' }); undefined", js);
+    expect(shown.text).toEndWith("{ a: [ 1, 2 ] }\n**md**");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
+  test("errors show the cell's frames; a subprocess writing to fd 1 cannot corrupt the protocol", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const failed = await cell(t.client, "function inner() { throw new RangeError('too far') }\ninner()", js);
+    expect(failed.isError).toBe(true);
+    expect(failed.text).toContain("RangeError: too far\n    at inner (<cell 1>:");
+    expect(failed.text).not.toContain("js-kernel");
+
+    const syntax = await cell(t.client, "let = ;", js);
+    expect(syntax.text).toContain("SyntaxError: Unexpected ;");
+
+    const raw = await cell(
+      t.client,
+      "require('node:child_process').execSync(`echo '{\"type\":\"done\",\"id\":1}'; echo second`, { stdio: 'inherit' }); 'alive'",
+      js,
+    );
+    expect(raw.isError).toBe(false);
+    expect(raw.text).toContain('{"type":"done","id":1}\nsecond\n');
+    expect(raw.text).toContain('Out[3]: "alive"');
+  }, KERNEL_TEST_TIMEOUT_MS);
+
+  test("one cell at a time: a second call while one runs is told the kernel is busy", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const slow = cell(t.client, "require('node:fs').writeFileSync('started', ''); await new Promise((r) => setTimeout(r, 1500)); 'slow done'", js);
+    await untilExists(join(dir.path, "started"));
+    const second = await cell(t.client, "1", js);
+    expect(second.isError).toBe(true);
+    expect(second.text).toMatch(/^The javascript kernel is busy with another cell for \d+ s; it runs one cell at a time\./);
+    expect((await slow).text).toContain('Out[1]: "slow done"');
+    // The python kernel is a separate one and is not blocked by it.
+    expect((await cell(t.client, "2")).text).toContain("Out[1]: 2");
+  }, KERNEL_TEST_TIMEOUT_MS);
+});

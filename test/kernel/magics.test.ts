@@ -1,0 +1,95 @@
+// IPython idioms in the Python kernel, rewritten by IPython's transformer and by the fallback.
+import { afterEach, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { KERNEL_TEST_TIMEOUT_MS, cell, kernelRun, SYSTEM_PYTHON } from "./helpers.ts";
+
+afterEach(() => {
+  delete process.env.SIDECAR_KERNEL_IPYTHON;
+});
+
+describe.each([
+  ["IPython's TransformerManager", "1"],
+  ["the fallback rewriter (IPython switched off)", "0"],
+])("IPython idioms through %s", (_how, ipython) => {
+  test("%cd, !cmd, x = !cmd with {expr}/$var expansion, %%bash, %timeit and %%timeit", async () => {
+    process.env.SIDECAR_KERNEL_IPYTHON = ipython; // read by the kernel process at start
+    await using dir = await tempDir();
+    await dir.write({ "sub/a.txt": "A", "sub/b.txt": "B" });
+    await using t = await kernelRun(dir.path);
+
+    const cd = await cell(t.client, "%cd sub\nimport os\nos.getcwd()");
+    expect(cd.isError).toBe(false);
+    expect(cd.text).toContain(`Out[1]: '${join(dir.path, "sub")}'`);
+
+    const bang = await cell(t.client, "word = 'hello'\n!echo {word.upper()} $word");
+    expect(bang.text).toEndWith("\nHELLO hello");
+
+    const captured = await cell(t.client, "files = !ls\nsorted(files)");
+    expect(captured.text).toContain("Out[3]: ['a.txt', 'b.txt']");
+
+    const bash = await cell(t.client, "%%bash\nfor f in *.txt; do echo \"file $f\"; done\necho $((6 * 7))");
+    expect(bash.text).toEndWith("\nfile a.txt\nfile b.txt\n42");
+
+    const timeit = await cell(t.client, "%timeit -n 5 -r 2 sum(range(100))");
+    expect(timeit.text).toMatch(/per loop \(mean ± std\. dev\. of 2 runs, 5 loops each\)/);
+
+    const cellTimeit = await cell(t.client, "%%timeit -n 3 -r 1\ntotal = 0\nfor i in range(10):\n    total += i");
+    expect(cellTimeit.text).toMatch(/per loop \(mean ± std\. dev\. of 1 run, 3 loops each\)/);
+
+    const unknown = await cell(t.client, "%load_ext autoreload");
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain("%load_ext is not supported in this kernel; supported line magics: %pip, %cd");
+  }, KERNEL_TEST_TIMEOUT_MS);
+});
+
+/** A minimal wheel: a module that reports its version. pip installs it without any index. */
+function buildWheel(directory: string, version: string): string {
+  const name = `tinypkg-${version}-py3-none-any.whl`;
+  const script = `
+import zipfile, sys
+path, version = sys.argv[1], sys.argv[2]
+files = {
+    "tinypkg/__init__.py": f"VERSION = {version!r}\\n",
+    f"tinypkg-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\\nName: tinypkg\\nVersion: {version}\\n",
+    f"tinypkg-{version}.dist-info/WHEEL": "Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n",
+}
+files[f"tinypkg-{version}.dist-info/RECORD"] = "".join(f"{n},,\\n" for n in files) + f"tinypkg-{version}.dist-info/RECORD,,\\n"
+with zipfile.ZipFile(path, "w") as wheel:
+    for n, text in files.items():
+        wheel.writestr(n, text)
+`;
+  execFileSync(SYSTEM_PYTHON, ["-c", script, join(directory, name), version]);
+  return join(directory, name);
+}
+
+describe("%pip", () => {
+  test("installs into the kernel's venv from a local wheel and evicts the old modules", async () => {
+    await using dir = await tempDir();
+    // --without-pip keeps the test fast: Debian's pip, visible through the system site-packages,
+    // installs into the venv it runs under (a venv is not "externally managed").
+    execFileSync(SYSTEM_PYTHON, ["-m", "venv", "--system-site-packages", "--without-pip", join(dir.path, ".venv")], { stdio: "pipe" });
+    const v1 = buildWheel(dir.path, "1.0");
+    const v2 = buildWheel(dir.path, "2.0");
+    // No python setting: the kernel picks the workdir's .venv by itself.
+    await using t = await kernelRun(dir.path, { python: undefined });
+
+    const first = await cell(t.client, `%pip install --no-index --quiet ${v1}\nimport sys, tinypkg, pandas\n(sys.prefix, tinypkg.VERSION)`);
+    expect(first.isError).toBe(false);
+    expect(first.text).toContain(`/.venv/bin/python (Python 3.`);
+    expect(first.text).toContain(`Out[1]: ('${join(dir.path, ".venv")}', '1.0')`);
+
+    const second = await cell(t.client, `%pip install --no-index --quiet ${v2}\nimport tinypkg\ntinypkg.VERSION`);
+    expect(second.text).toContain("Evicted 1 module(s) from sys.modules (tinypkg)");
+    expect(second.text).toContain("Out[2]: '2.0'");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
+  test("Debian's system interpreter refuses, and the cell says so instead of pretending", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const refused = await cell(t.client, `%pip install --no-index ${buildWheel(dir.path, "1.0")}`);
+    expect(refused.text).toContain("externally-managed-environment");
+    expect(refused.text).toContain("pip exited with status 1");
+  }, KERNEL_TEST_TIMEOUT_MS);
+});

@@ -1,0 +1,153 @@
+// The Python kernel against Debian's real interpreter: persistence, echo, rendering, death, no orphans.
+import { describe, expect, test } from "bun:test";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { join } from "node:path";
+import { KERNEL_TEST_TIMEOUT_MS, cell, expectAllGone, kernelRun, pngSize, untilExists } from "./helpers.ts";
+
+describe("python cells keep state like a notebook", () => {
+  test("state persists, the last expression is echoed, output keeps its order, reset starts clean", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const first = await cell(t.client, "import sys\nx = 41\nprint('one')\nprint('two', file=sys.stderr)\nprint('three')\nx + 1", {
+      description: "set x and print three lines",
+    });
+    expect(first.isError).toBe(false);
+    expect(first.text).toStartWith("set x and print three lines\n[python · In [1] · ok · ");
+    expect(first.text).toContain("/usr/bin/python3 (Python 3.");
+    expect(first.text).toContain("one\ntwo\nthree\nOut[1]: 42");
+    expect(first.data).toMatchObject({ label: "set x and print three lines", status: "ok", execution_count: 1, language: "python" });
+
+    const second = await cell(t.client, "x");
+    expect(second.text).toContain("Out[2]: 41");
+    const silent = await cell(t.client, "y = x * 2");
+    expect(silent.text).not.toContain("Out[");
+
+    const reset = await cell(t.client, "'x' in globals()", { reset: true });
+    expect(reset.text).toContain("Out[1]: False");
+    expect(reset.text).toContain("Reset: the previous python kernel");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
+  test("display() shows values in order; tracebacks keep only the cell's own frames", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const shown = await cell(t.client, "class M:\n    def _repr_markdown_(self):\n        return '**bold**'\ndisplay(M())\nprint('after')\ndisplay([1, 2])");
+    expect(shown.text).toContain("**bold**\nafter\n[1, 2]");
+
+    const failed = await cell(t.client, "def inner():\n    raise ValueError('no such row')\n\ninner()");
+    expect(failed.isError).toBe(true);
+    expect(failed.data.status).toBe("error");
+    expect(failed.text).toContain('File "<cell 2>", line 4, in <module>');
+    expect(failed.text).toContain("raise ValueError('no such row')");
+    expect(failed.text).toContain("ValueError: no such row");
+    expect(failed.text).not.toContain('File "<string>"');
+  }, KERNEL_TEST_TIMEOUT_MS);
+
+  test("output a background thread writes between cells is carried into the next answer", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    await cell(t.client, "import threading, time\ndef later():\n    time.sleep(0.3)\n    print('late news', flush=True)\n    open('printed', 'w').close()\nthreading.Thread(target=later).start()");
+    await untilExists(join(dir.path, "printed"));
+    await Bun.sleep(300); // print(flush=True) sent it before the file existed; this is only slack for the pipe
+    const next = await cell(t.client, "'next'");
+    expect(next.text).toContain("(written by background work since the last cell)\nlate news\nOut[2]: 'next'");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
+  test("a C-level write and a subprocess cannot corrupt the protocol; their output is kept", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const result = await cell(t.client, 'import os, subprocess\nos.write(1, b\'{"type":"done","id":99}\\n\')\nsubprocess.run(["echo", "from a child"])\n"still here"');
+    expect(result.isError).toBe(false);
+    expect(result.text).toContain('{"type":"done","id":99}\nfrom a child\n');
+    expect(result.text).toContain("Out[1]: 'still here'");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
+  test("a flood of output is bounded to head and tail, and the answer says how much was cut", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const flood = await cell(t.client, "for i in range(20000):\n    print(f'line {i:05d} ' + 'x' * 40)");
+    const total = 20000 * 52;
+    expect(flood.isError).toBe(false);
+    expect(flood.text).toContain("line 00000 ");
+    expect(flood.text).toEndWith("line 19999 " + "x".repeat(40));
+    const cut = flood.data.cut_bytes as number;
+    expect(flood.text).toContain(`… ${cut} bytes cut …`);
+    expect(Buffer.byteLength(flood.text)).toBeLessThan(50_000);
+    expect(cut).toBeGreaterThan(total - 50_000);
+  }, KERNEL_TEST_TIMEOUT_MS);
+
+  test("a pandas DataFrame renders as a capped markdown table and a matplotlib figure as a PNG", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const frame = await cell(t.client, "import pandas as pd\npd.DataFrame({f'c{i}': range(50) for i in range(15)})");
+    expect(frame.isError).toBe(false);
+    expect(frame.text).toContain("|  | c0 | c1 |");
+    expect(frame.text).toContain("| 19 | 19 | 19 |");
+    expect(frame.text).not.toContain("| 20 | 20 |");
+    expect(frame.text).toContain("50 rows × 15 columns (20 of 50 rows shown, 12 of 15 columns shown)");
+
+    const figure = await cell(t.client, "import matplotlib.pyplot as plt\nplt.figure(figsize=(4, 3), dpi=100)\nplt.plot([1, 3, 2])\nplt.show()");
+    expect(figure.isError).toBe(false);
+    expect(figure.images).toHaveLength(1);
+    expect(figure.images[0]!.mimeType).toBe("image/png");
+    expect(pngSize(figure.images[0]!.data)).toEqual({ width: 400, height: 300 });
+    expect(figure.text).toContain("[image 1: 400×300 PNG, attached below]");
+    expect(figure.data.images).toBe(1);
+  }, KERNEL_TEST_TIMEOUT_MS);
+});
+
+describe("a cancelled python call", () => {
+  test("interrupts the cell with SIGINT and keeps the kernel's state", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    await cell(t.client, "kept = 'survives'");
+    const controller = new AbortController();
+    const call = t.client.callTool(
+      { name: "eval", arguments: { code: "import time\nopen('started', 'w').close()\ntime.sleep(60)", description: "sleep until the call is cancelled" } },
+      undefined,
+      { signal: controller.signal, timeout: KERNEL_TEST_TIMEOUT_MS },
+    );
+    await untilExists(join(dir.path, "started"));
+    controller.abort("the test cancels");
+    await expect(call).rejects.toThrow();
+    // The interrupt lands asynchronously; until it has, the kernel answers "busy".
+    let after = await cell(t.client, "kept");
+    for (let i = 0; i < 50 && after.text.includes("is busy"); i++) {
+      await Bun.sleep(100);
+      after = await cell(t.client, "kept");
+    }
+    expect(after.text).toContain("Out[3]: 'survives'");
+  }, KERNEL_TEST_TIMEOUT_MS);
+});
+
+describe("a python kernel that dies", () => {
+  test("killed mid-cell: the answer says the state was lost and the next call starts fresh", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    await cell(t.client, "kept = 1");
+    const died = await cell(t.client, "import os\nprint('going', flush=True)\nos.kill(os.getpid(), 9)");
+    expect(died.isError).toBe(true);
+    expect(died.data.status).toBe("died");
+    expect(died.text).toContain("The python kernel died during this cell: it was killed by SIGKILL.");
+    expect(died.text).toContain("state (variables, imports, loaded data) was lost");
+    const fresh = await cell(t.client, "'kept' in globals()");
+    expect(fresh.text).toContain("Out[1]: False");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
+  test("dead between calls: its children go too, the next call says so, and closing the run leaves nothing", async () => {
+    await using dir = await tempDir();
+    const t = await kernelRun(dir.path);
+    const first = await cell(t.client, "import os, subprocess\nchild = subprocess.Popen(['sleep', '300'])\nprint(os.getpid(), child.pid)");
+    const [kernelPid, sleepPid] = first.text.split("\n").at(-1)!.split(" ").map(Number);
+    expect([kernelPid, sleepPid].every((pid) => Number.isInteger(pid) && pid! > 1)).toBe(true);
+    process.kill(kernelPid!, "SIGKILL");
+    expect(await expectAllGone([kernelPid!, sleepPid!])).toEqual([]);
+
+    const next = await cell(t.client, "import os, subprocess\nprint(os.getpid(), subprocess.Popen(['sleep', '300']).pid)");
+    expect(next.text).toContain("was killed by SIGKILL between calls, so its state (variables, imports, loaded data) was lost");
+    const pids = next.text.split("\n").at(-1)!.split(" ").map(Number);
+    expect(pids).toHaveLength(2);
+    expect(pids.every((pid) => Number.isInteger(pid) && pid > 1)).toBe(true);
+    await t[Symbol.asyncDispose]();
+    expect(await expectAllGone(pids)).toEqual([]);
+  }, KERNEL_TEST_TIMEOUT_MS);
+});
