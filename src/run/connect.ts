@@ -2,14 +2,16 @@
 import type { RunSettings } from "../config/load.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
 import { GrammarLoader } from "../syntax/grammars.ts";
+import { openWorkerRoster } from "../workers/roster.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { RunServices } from "./services.ts";
 
-export function connectServices(settings: RunSettings, runtime: RuntimePrimitives, _lifecycle: Lifecycle): RunServices {
+export function connectServices(settings: RunSettings, runtime: RuntimePrimitives, lifecycle: Lifecycle): RunServices {
   const { resources } = settings;
   return {
     workdir: settings.workdir,
     conversation: settings.conversation,
     ...(resources.parser ? { grammars: new GrammarLoader(runtime.grammars) } : {}),
+    ...(resources.vibe ? { workers: openWorkerRoster(resources.vibe, settings.workdir, settings.stateDir, lifecycle) } : {}),
   };
 }

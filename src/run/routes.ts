@@ -2,7 +2,8 @@
 import type { HarnessRoute } from "../http/app.ts";
 import type { ToolRegistry } from "../tool/registry.ts";
 import type { RunServices } from "./services.ts";
+import { vibeModeRoutes } from "./vibe-mode-route.ts";
 
-export function harnessRoutes(_services: RunServices, _registry: ToolRegistry): HarnessRoute[] {
-  return [];
+export function harnessRoutes(services: RunServices, registry: ToolRegistry): HarnessRoute[] {
+  return [...(services.workers ? vibeModeRoutes(services.workers, registry) : [])];
 }

@@ -1,7 +1,11 @@
 // Registration as data: a tool group exists only when the run has its resource (SPEC.md's table).
 import type { Tool } from "../tool/define.ts";
 import type { RunServices } from "../run/services.ts";
+import { vibeTools } from "./vibe-tools.ts";
 
-export function toolsForRun(_services: RunServices): Tool[] {
-  return [];
+export function toolsForRun(services: RunServices): Tool[] {
+  return [
+    // Vibe mode is switched during the run (POST /harness/vibe); tools/list asks again each time.
+    ...(services.workers?.isOn ? vibeTools(services.workers) : []),
+  ];
 }
