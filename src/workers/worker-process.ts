@@ -3,6 +3,7 @@ import type { ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync, readFileSync, writeFileSync, type WriteStream } from "node:fs";
 import { capText } from "../tool/budget.ts";
 import { signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
+import { groupAlive } from "../process/group-alive.ts";
 import { OutputTail } from "./output-tail.ts";
 import type { GenerationFiles } from "./worker-store.ts";
 import type { FinalState, GenerationOutcome } from "./worker-record.ts";
@@ -18,6 +19,11 @@ export const RESULT_KEEP_BYTES = 16 * 1024;
  * before it is killed: a finished worker owns nothing that keeps running.
  */
 export const LEFTOVER_GRACE_MS = 2_000;
+
+/** How often the leftover group is checked during its grace. */
+const LEFTOVER_POLL_MS = 50;
+/** Bound on reading the rest of a finished worker's output once its group is gone. */
+export const OUTPUT_DRAIN_MS = 2_000;
 
 export interface WorkerLaunch {
   workerId: string;
@@ -91,6 +97,8 @@ export class WorkerProcess {
       return this.outcome("failed", null, null, cannotStart(program!, error as Error));
     }
     this.child = child;
+    // Listened for at once: "close" can come in the same tick as "exit", before anyone awaits it.
+    const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
     const logs = [createWriteStream(launch.files.stdout), createWriteStream(launch.files.stderr)] as const;
     child.stdin?.on("error", () => {}); // a worker that never reads its stdin is fine
     child.stdin?.end(launch.brief);
@@ -105,7 +113,7 @@ export class WorkerProcess {
       child.once("exit", (code, signal) => resolve({ code, signal }));
     });
     clearTimeout(timer);
-    if (!(ended instanceof Error)) await this.reapLeftovers(child);
+    if (!(ended instanceof Error)) await this.reapLeftovers(child, closed);
     await Promise.all(logs.map((log) => new Promise((resolve) => log.end(resolve))));
 
     if (ended instanceof Error) return this.outcome("failed", null, null, cannotStart(program!, ended));
@@ -133,16 +141,19 @@ export class WorkerProcess {
     });
   }
 
-  /** The main process exited: SIGTERM what is left of its group, then SIGKILL once the grace is up. */
-  private async reapLeftovers(child: ChildProcess): Promise<void> {
-    const drained = new Promise<boolean>((resolve) => {
-      if (child.stdout?.readableEnded !== false && child.stderr?.readableEnded !== false) return resolve(true);
-      child.once("close", () => resolve(true));
-    });
-    signalGroup(child, "SIGTERM");
-    const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), LEFTOVER_GRACE_MS));
-    if (!(await Promise.race([drained, timer]))) {
-      signalGroup(child, "SIGKILL");
+  /**
+   * The main process exited: SIGTERM what is left of its group, SIGKILL what is still there after
+   * the grace, then read its output to the end (bounded: a pipe held open elsewhere is cut).
+   */
+  private async reapLeftovers(child: ChildProcess, closed: Promise<void>): Promise<void> {
+    if (groupExists(child)) {
+      signalGroup(child, "SIGTERM");
+      const deadline = Date.now() + LEFTOVER_GRACE_MS;
+      while (groupExists(child) && Date.now() < deadline) await sleep(LEFTOVER_POLL_MS);
+      if (groupExists(child)) signalGroup(child, "SIGKILL");
+    }
+    const drained = await Promise.race([closed.then(() => true), sleep(OUTPUT_DRAIN_MS).then(() => false)]);
+    if (!drained) {
       child.stdout?.destroy();
       child.stderr?.destroy();
     }
@@ -175,6 +186,15 @@ export class WorkerProcess {
     const text = this.stdout.text();
     return text === "" ? { result: "", resultSource: "none" } : { result: text, resultSource: "stdout" };
   }
+}
+
+/** True while a live process of the child's group remains (the leader itself has been reaped). */
+function groupExists(child: ChildProcess): boolean {
+  return child.pid !== undefined && groupAlive(child.pid);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function cannotStart(program: string, error: Error): string {

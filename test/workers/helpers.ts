@@ -2,6 +2,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type * as v from "valibot";
+import type { vibeSettings } from "../../src/config/resources/vibe.ts";
 import type { RunConfig } from "../../src/config/schema.ts";
 
 export const FIXTURES = join(import.meta.dir, "fixtures");
@@ -11,11 +13,22 @@ export const WORKER_COMMAND = ["sh", join(FIXTURES, "worker.sh")];
 export const POLL_LIMIT_MS = 30_000;
 const POLL_STEP_MS = 50;
 
-type VibeConfig = NonNullable<NonNullable<RunConfig["resources"]>["vibe"]>;
-type TierConfig = NonNullable<VibeConfig["fast"]>;
+type VibeInput = v.InferInput<typeof vibeSettings>;
+type TierInput = NonNullable<VibeInput["fast"]>;
 
-export function vibeConfig(fast: Partial<TierConfig> = {}, rest: Omit<Partial<VibeConfig>, "fast"> = {}): RunConfig {
-  return { resources: { vibe: { fast: { command: WORKER_COMMAND, ...fast }, ...rest } as VibeConfig } };
+/** A run config whose fast tier (and good tier, when given) runs the fixture dispatcher. */
+export function vibeConfig(
+  fast: Partial<TierInput> = {},
+  rest: { good?: Partial<TierInput>; maxSpawns?: number; mode?: "on" | "off" } = {},
+): RunConfig {
+  const { good, ...limits } = rest;
+  const vibe: VibeInput = {
+    fast: { command: WORKER_COMMAND, ...fast },
+    ...(good ? { good: { command: WORKER_COMMAND, ...good } } : {}),
+    ...limits,
+  };
+  // The run config is validated again (defaults filled) by startTestRun.
+  return { resources: { vibe } } as RunConfig;
 }
 
 export interface CallResult {

@@ -25,6 +25,15 @@ describe("a worker that finishes", () => {
     expect(list.workers[0]).toMatchObject({ worker_id: "w1", label: "count widgets", state: "done", generation: 1 });
     expect(list.workers[0].last_result).toContain("worker w1 generation 1");
   });
+
+  test("what it leaves running in its process group is stopped when it exits", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, vibeConfig());
+    const client = await t.client();
+    await ok(client, "vibe_spawn", { brief: "leaves-child.sh", label: "litters" });
+    expect(await ok(client, "vibe_wait", { worker_id: "w1" })).toMatchObject({ state: "done", result: "left a child behind\n" });
+    expect(await allGone(await childPids(dir.path, "w1"))).toBe(true);
+  });
 });
 
 describe("a worker that fails", () => {
