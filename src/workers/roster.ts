@@ -131,12 +131,12 @@ export class WorkerRoster {
         worker.process = undefined; // its end is recorded in history, and frees no slot
         await running.stop("killed", "stopped by vibe_send to re-run with a new message");
       }
+      record.brief = `${record.brief}${MESSAGE_SEPARATOR}${message}`;
+      record.generation += 1;
       if (this.closing) {
         this.finish(worker, "killed", "the sidecar shut down before the re-run started");
         this.refuseWhileClosing();
       }
-      record.brief = `${record.brief}${MESSAGE_SEPARATOR}${message}`;
-      record.generation += 1;
       if (running) {
         this.launch(worker);
       } else if (record.state !== "queued") {
