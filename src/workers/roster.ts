@@ -124,6 +124,11 @@ export class WorkerRoster {
   send(id: string, message: string): Promise<WorkerRecord> {
     this.refuseWhileClosing();
     const worker = this.find(id);
+    if (!this.settings[worker.record.tier]) {
+      throw new ToolFailure(
+        `${id} is a "${worker.record.tier}" worker from an earlier sidecar, and this run has no such tier any more; spawn a new worker with vibe_spawn instead.`,
+      );
+    }
     return this.steer(worker, async () => {
       const { record } = worker;
       const running = worker.process;
@@ -271,7 +276,7 @@ export class WorkerRoster {
       env: tier.env ?? {},
       cwd: tier.isolation === "worktree" ? () => prepareWorktree(this.workdir, worktree) : async () => this.workdir,
       brief: record.brief,
-      files: this.store.generationFiles(record.id, record.generation),
+      files: this.store.filesOf(record.id, record.generation),
       timeLimitMs: tier.timeLimitSeconds * 1000,
     });
     worker.process = process;

@@ -1,6 +1,6 @@
 // One generation of a worker: its process group started with the brief, watched, bounded and stopped.
 import type { ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, readFileSync, writeFileSync, type WriteStream } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from "node:fs";
 import { capText } from "../tool/budget.ts";
 import { signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
 import { groupAlive } from "../process/group-alive.ts";
@@ -75,8 +75,14 @@ export class WorkerProcess {
     } catch (error) {
       return this.outcome("failed", null, null, `could not prepare its working directory: ${(error as Error).message}`);
     }
-    if (this.stopRequest) return this.outcome(this.stopRequest.state, null, null, this.stopRequest.note);
-    writeFileSync(launch.files.brief, launch.brief);
+    const early = this.requestedStop();
+    if (early) return this.outcome(early.state, null, null, early.note);
+    try {
+      mkdirSync(launch.files.dir, { recursive: true });
+      writeFileSync(launch.files.brief, launch.brief);
+    } catch (error) {
+      return this.outcome("failed", null, null, `could not write its brief into the state directory: ${(error as Error).message}`);
+    }
     const [program, ...args] = launch.argv;
     let child: ChildProcess;
     try {
@@ -100,6 +106,7 @@ export class WorkerProcess {
     // Listened for at once: "close" can come in the same tick as "exit", before anyone awaits it.
     const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
     const logs = [createWriteStream(launch.files.stdout), createWriteStream(launch.files.stderr)] as const;
+    for (const log of logs) log.on("error", () => {}); // a full disk loses the log, not the worker or the sidecar
     child.stdin?.on("error", () => {}); // a worker that never reads its stdin is fine
     child.stdin?.end(launch.brief);
     this.follow(child.stdout, this.stdout, logs[0]);

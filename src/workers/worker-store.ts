@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ConfigError } from "../config/load.ts";
 import type { WorkerRecord } from "./worker-record.ts";
 
 export interface GenerationFiles {
@@ -21,12 +22,17 @@ export class WorkerStore {
   readonly root: string;
   /** True when no state directory was configured and this store made a temporary one. */
   readonly temporary: boolean;
+  private saveFailed = false;
 
   constructor(stateDir: string | undefined) {
     this.temporary = stateDir === undefined;
     const base = stateDir ?? mkdtempSync(join(tmpdir(), "sidecar-state-"));
     this.root = join(base, "workers");
-    mkdirSync(this.root, { recursive: true });
+    try {
+      mkdirSync(this.root, { recursive: true });
+    } catch (error) {
+      throw new ConfigError(`stateDir: cannot create ${this.root} for worker state (${(error as Error).message}); set stateDir to a writable directory.`);
+    }
   }
 
   workerDir(id: string): string {
@@ -37,13 +43,7 @@ export class WorkerStore {
     return join(this.workerDir(id), "worktree");
   }
 
-  /** The generation's files, its folder created. */
-  generationFiles(id: string, generation: number): GenerationFiles {
-    const files = this.filesOf(id, generation);
-    mkdirSync(files.dir, { recursive: true });
-    return files;
-  }
-
+  /** Where a generation's files are; the worker process creates the folder when it starts. */
   filesOf(id: string, generation: number): GenerationFiles {
     const dir = join(this.workerDir(id), `gen-${generation}`);
     return {
@@ -55,12 +55,20 @@ export class WorkerStore {
     };
   }
 
+  /**
+   * Never throws: a state directory that became unwritable (full disk, removed) must not take the
+   * sidecar down; the record stays right in memory and the problem is logged once.
+   */
   save(record: WorkerRecord): void {
-    const dir = this.workerDir(record.id);
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, "state.json");
-    writeFileSync(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
-    renameSync(`${file}.tmp`, file);
+    const file = join(this.workerDir(record.id), "state.json");
+    try {
+      mkdirSync(this.workerDir(record.id), { recursive: true });
+      writeFileSync(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
+      renameSync(`${file}.tmp`, file);
+    } catch (error) {
+      if (!this.saveFailed) console.error(`sidecar: cannot save worker state to ${file}: ${(error as Error).message}; results are kept in memory only.`);
+      this.saveFailed = true;
+    }
   }
 
   /** Every worker a previous sidecar of this run left behind; unreadable folders are skipped. */
