@@ -21,10 +21,12 @@ export function vibeKillTool(roster: WorkerRoster) {
       already_finished: v.boolean(),
     }),
     async run({ worker_id }) {
+      const wasQueued = roster.get(worker_id).state === "queued";
       const { record, alreadyFinal } = await roster.kill(worker_id);
+      const how = wasQueued ? "it was dropped from the queue and never started" : "its process group was stopped";
       const text = alreadyFinal
         ? `${record.id} had already finished (${alreadyFinal}); nothing was stopped. ${headline(record)}.`
-        : `Killed ${record.id}: its process group was stopped. ${headline(record)}.`;
+        : `Killed ${record.id}: ${how}. ${headline(record)}.`;
       return {
         text,
         data: { worker_id: record.id, state: record.state, generation: record.generation, already_finished: alreadyFinal !== undefined },

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { capList } from "../tool/budget.ts";
 import { defineTool } from "../tool/define.ts";
 import type { WorkerRoster } from "../workers/roster.ts";
+import { lastOutcome, type WorkerRecord } from "../workers/worker-record.ts";
 import description from "./vibe-list.txt" with { type: "text" };
 import { headline, summarize, workerSummary } from "./vibe-worker-view.ts";
 
@@ -32,7 +33,7 @@ export function vibeListTool(roster: WorkerRoster) {
         const summary = summarize(record);
         const extra = [
           summary.last_progress && record.state === "running" ? `   progress: ${summary.last_progress}` : "",
-          summary.last_result ? `   last result: ${summary.last_result.replaceAll("\n", "\n      ")}` : "",
+          summary.last_result ? `   ${resultLabel(record)}: ${summary.last_result.replaceAll("\n", "\n      ")}` : "",
         ].filter(Boolean);
         return [`- ${headline(record)}`, ...extra].join("\n");
       });
@@ -51,4 +52,10 @@ export function vibeListTool(roster: WorkerRoster) {
       };
     },
   });
+}
+
+/** "last result", naming its generation when it is an earlier one than the worker now runs. */
+function resultLabel(record: WorkerRecord): string {
+  const last = lastOutcome(record);
+  return last && last.generation !== record.generation ? `last result (generation ${last.generation}, ${last.state})` : "last result";
 }

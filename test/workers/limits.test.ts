@@ -65,11 +65,11 @@ describe("the spawn cap", () => {
 describe("the time limit", () => {
   test("a worker running past its tier's limit is stopped and reads timed_out", async () => {
     await using dir = await tempDir();
-    await using t = await startTestRun(dir.path, vibeConfig({ timeLimitSeconds: 1 }));
+    await using t = await startTestRun(dir.path, vibeConfig({ timeLimitSeconds: 2 }));
     const client = await t.client();
     await ok(client, "vibe_spawn", { brief: "long.sh", label: "too slow" });
     const waited = await ok(client, "vibe_wait", { worker_id: "w1", timeout_seconds: 120 });
-    expect(waited).toMatchObject({ state: "timed_out", finished: true, note: "the time limit of 1 s was reached" });
+    expect(waited).toMatchObject({ state: "timed_out", finished: true, note: "the time limit of 2 s was reached" });
     expect(waited.result).toContain("step 1");
   });
 });
