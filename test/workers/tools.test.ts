@@ -6,10 +6,13 @@ import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { allGone, call, childPids, ok, until, vibeConfig } from "./helpers.ts";
 
+/** Lets the vibe_wait request reach the server before it is cancelled (either way it must end). */
+const CALL_IN_FLIGHT_MS = 200;
+
 describe("a worker that finishes", () => {
   test("its stdout, which echoes the brief it read on stdin, is the result; vibe_list shows it done", async () => {
     await using dir = await tempDir();
-    await using t = await startTestRun(dir.path, vibeConfig());
+    await using t = await startTestRun(dir.path, vibeConfig({ env: { WORKER_GREETING: "hello" } }));
     const client = await t.client();
     const spawned = await ok(client, "vibe_spawn", { brief: "finishes.sh\nplease count the widgets", label: "count widgets" });
     expect(spawned).toMatchObject({ worker_id: "w1", tier: "fast", generation: 1, spawned: 1 });
@@ -18,6 +21,7 @@ describe("a worker that finishes", () => {
     expect(waited).toMatchObject({ worker_id: "w1", state: "done", finished: true, result_source: "stdout", exit_code: 0 });
     expect(waited.result).toContain("please count the widgets");
     expect(waited.result).toContain(`worker w1 generation 1 in ${dir.path}`);
+    expect(waited.result).toContain("tier fast, greeting hello");
     expect(readFileSync(waited.result_file, "utf8")).toContain("brief from stdin:");
 
     const list = await ok(client, "vibe_list");
@@ -105,7 +109,7 @@ describe("vibe_wait", () => {
     const waiting = client.callTool({ name: "vibe_wait", arguments: { worker_id: "w1", timeout_seconds: 300 } }, undefined, {
       signal: controller.signal,
     });
-    await Bun.sleep(200);
+    await Bun.sleep(CALL_IN_FLIGHT_MS);
     controller.abort("test cancels");
     await expect(waiting).rejects.toThrow();
     expect((await ok(client, "vibe_list")).workers[0].state).toBe("running");
