@@ -121,7 +121,8 @@ export class WorkerProcess {
     });
     clearTimeout(timer);
     if (!(ended instanceof Error)) await this.reapLeftovers(child, closed);
-    await Promise.all(logs.map((log) => new Promise((resolve) => log.end(resolve))));
+    // Bounded: a log stream that failed (full disk) may never report its end.
+    await Promise.race([Promise.all(logs.map((log) => new Promise((resolve) => log.end(resolve)))), sleep(OUTPUT_DRAIN_MS)]);
 
     if (ended instanceof Error) return this.outcome("failed", null, null, cannotStart(program!, ended));
     const stop = this.requestedStop();

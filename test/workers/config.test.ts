@@ -28,6 +28,7 @@ describe("the vibe resource settings", () => {
     [{ fast: { command: ["a"], isolation: "container" } }, 'resources.vibe.fast.isolation: expected "workdir" or "worktree"'],
     [{ fast: { command: ["a"], concurrency: 0 } }, "resources.vibe.fast.concurrency: expected the concurrency cap of at least 1"],
     [{ fast: { command: ["a"], timeLimitSeconds: 0 } }, "resources.vibe.fast.timeLimitSeconds: expected a time limit above 0 seconds"],
+    [{ fast: { command: ["a"], timeLimitSeconds: 1e10 } }, "resources.vibe.fast.timeLimitSeconds: expected a time limit of at most 604800 seconds (a week)"],
     [{ fast: { command: ["a"], env: { "BAD-NAME": "x" } } }, "resources.vibe.fast.env.BAD-NAME: expected an environment variable name"],
     [{ fast: { command: ["a"] }, maxSpawns: 2.5 }, "resources.vibe.maxSpawns: expected the spawn cap as a whole number"],
     [{ fast: { command: ["a"] }, mode: "auto" }, 'resources.vibe.mode: expected "on" or "off"'],

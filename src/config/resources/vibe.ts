@@ -8,6 +8,8 @@ export type WorkerTier = (typeof WORKER_TIERS)[number];
 export const DEFAULT_TIME_LIMIT_SECONDS = 30 * 60;
 export const DEFAULT_CONCURRENCY = 2;
 export const DEFAULT_MAX_SPAWNS = 50;
+/** A week: far beyond any worker, and well inside what a timer can hold (about 24 days). */
+export const MAX_TIME_LIMIT_SECONDS = 7 * 24 * 60 * 60;
 
 const positiveInteger = (what: string) =>
   v.pipe(
@@ -34,7 +36,11 @@ export const workerTierSettings = v.strictObject({
   isolation: v.optional(v.picklist(["workdir", "worktree"], 'expected "workdir" or "worktree"'), "workdir"),
   /** A worker still running after this long is stopped (state timed_out). */
   timeLimitSeconds: v.optional(
-    v.pipe(v.number("expected the time limit in seconds"), v.gtValue(0, "expected a time limit above 0 seconds")),
+    v.pipe(
+      v.number("expected the time limit in seconds"),
+      v.gtValue(0, "expected a time limit above 0 seconds"),
+      v.maxValue(MAX_TIME_LIMIT_SECONDS, `expected a time limit of at most ${MAX_TIME_LIMIT_SECONDS} seconds (a week)`),
+    ),
     DEFAULT_TIME_LIMIT_SECONDS,
   ),
   /** Workers of this tier running at once; more are queued. */
