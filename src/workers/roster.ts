@@ -37,6 +37,7 @@ export class WorkerRoster {
   private closing: Promise<void> | undefined;
   private nextNumber = 1;
   private queueClock = 0;
+  private adopted = false;
 
   constructor(
     private readonly settings: VibeSettings,
@@ -45,7 +46,6 @@ export class WorkerRoster {
   ) {
     this.store = new WorkerStore(stateDir);
     this.mode = settings.mode;
-    this.adoptPrevious();
   }
 
   get isOn(): boolean {
@@ -79,6 +79,7 @@ export class WorkerRoster {
   }
 
   list(): WorkerRecord[] {
+    this.adoptPrevious();
     return [...this.workers.values()].map((w) => structuredClone(w.record));
   }
 
@@ -87,6 +88,7 @@ export class WorkerRoster {
   }
 
   spawn(request: SpawnRequest): WorkerRecord {
+    this.adoptPrevious();
     this.refuseWhileClosing();
     if (!this.settings[request.tier]) {
       throw new ToolFailure(
@@ -209,6 +211,7 @@ export class WorkerRoster {
   }
 
   private find(id: string): LiveWorker {
+    this.adoptPrevious();
     const worker = this.workers.get(id.trim());
     if (worker) return worker;
     const known = capList([...this.workers.values()].map((w) => `${w.record.id} (${w.record.label}, ${w.record.state})`), KNOWN_IDS_SHOWN);
@@ -325,8 +328,14 @@ export class WorkerRoster {
     for (const listener of [...worker.listeners]) listener();
   }
 
-  /** Workers a previous sidecar of this run left in the state directory stay listed, never "not found". */
+  /**
+   * Workers a previous sidecar of this run left in the state directory stay listed, never "not
+   * found". Done on first use, not at construction, so `sidecar tools` reading the same config
+   * never rewrites a live sidecar's state files.
+   */
   private adoptPrevious(): void {
+    if (this.adopted) return;
+    this.adopted = true;
     const previous = this.store.loadAll().sort((a, b) => workerNumber(a.id) - workerNumber(b.id));
     for (const record of previous) {
       const worker: LiveWorker = { record, queuedAt: this.queueClock++, listeners: new Set(), steering: Promise.resolve() };
