@@ -35,7 +35,7 @@ export function vibeSpawnTool(roster: WorkerRoster) {
     }),
     async run({ brief, label, tier }) {
       const record = roster.spawn({ brief, label, tier });
-      const spawned = roster.list().length;
+      const { spawned } = roster;
       const where = record.state === "queued" ? "queued: the tier's workers are all busy; it starts when one finishes" : "running";
       return {
         text: `Spawned ${record.id} ${JSON.stringify(label)} (${tier}), ${where}. ${spawned} of ${roster.spawnCap} spawns used. Use vibe_wait("${record.id}") for its result.`,

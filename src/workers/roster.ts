@@ -74,6 +74,12 @@ export class WorkerRoster {
     return this.store.filesOf(id, generation);
   }
 
+  /** Workers spawned in this run (those a previous sidecar left in the state directory included). */
+  get spawned(): number {
+    this.adoptPrevious();
+    return this.workers.size;
+  }
+
   get spawnCap(): number {
     return this.settings.maxSpawns;
   }
@@ -271,7 +277,7 @@ export class WorkerRoster {
     record.cwd = tier.isolation === "worktree" ? worktree : this.workdir;
     delete record.endedAt;
     delete record.lastProgress;
-    const process = new WorkerProcess({
+    const run = new WorkerProcess({
       workerId: record.id,
       generation: record.generation,
       tier: record.tier,
@@ -282,15 +288,15 @@ export class WorkerRoster {
       files: this.store.filesOf(record.id, record.generation),
       timeLimitMs: tier.timeLimitSeconds * 1000,
     });
-    worker.process = process;
-    process.onLine((line) => {
+    worker.process = run;
+    run.onLine((line) => {
       record.lastProgress = line;
       this.changed(worker);
     });
     const { generation, startedAt } = record;
-    void process.finished.then((outcome) => {
+    void run.finished.then((outcome) => {
       record.history.push({ generation, startedAt, ...outcome });
-      if (worker.process !== process) return this.store.save(record); // superseded by vibe_send
+      if (worker.process !== run) return this.store.save(record); // superseded by vibe_send
       worker.process = undefined;
       record.state = outcome.state;
       record.endedAt = outcome.endedAt;
