@@ -27,8 +27,14 @@ function replyResult(reply: ToolReply<unknown>): CallToolResult {
     : { content, structuredContent: asRecord(reply.data) };
 }
 
+/**
+ * No structuredContent: the official SDK client checks it against the tool's outputSchema even on
+ * isError results, so `{error}` would turn every failure into a client-side exception. The details
+ * travel in _meta instead.
+ */
 function errorResult(message: string, details: Record<string, unknown> = {}): CallToolResult {
-  return { content: [{ type: "text", text: message }], structuredContent: { error: message, ...details }, isError: true };
+  const meta = Object.keys(details).length > 0 ? { _meta: { "sidecar/details": details } } : {};
+  return { content: [{ type: "text", text: message }], isError: true, ...meta };
 }
 
 function asRecord(data: unknown): Record<string, unknown> {

@@ -37,18 +37,26 @@ export interface CallResult {
   isError: boolean;
 }
 
+/** Clients that have listed the tools: the SDK then checks every structuredContent against its outputSchema. */
+const listed = new WeakSet<Client>();
+
 export async function call(
   client: Client,
   name: string,
   args: Record<string, unknown> = {},
   onprogress?: (message: string) => void,
 ): Promise<CallResult> {
+  if (!listed.has(client)) {
+    await client.listTools();
+    listed.add(client);
+  }
   const result = await client.callTool({ name, arguments: args }, undefined, {
     timeout: 120_000,
     ...(onprogress ? { onprogress: (p) => onprogress(p.message ?? "") } : {}),
   });
   const text = (result.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
-  return { text, data: (result.structuredContent ?? {}) as Record<string, any>, isError: result.isError === true };
+  const details = (result._meta?.["sidecar/details"] ?? {}) as Record<string, any>;
+  return { text, data: (result.structuredContent ?? details) as Record<string, any>, isError: result.isError === true };
 }
 
 /** Calls the tool and fails the test with its text when it answered isError. */
