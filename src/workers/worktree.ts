@@ -23,15 +23,21 @@ function git(cwd: string, args: string[]): Promise<string> {
  */
 export async function prepareWorktree(workdir: string, path: string): Promise<string> {
   if (existsSync(path)) return path;
-  try {
-    await git(workdir, ["rev-parse", "--verify", "HEAD"]);
-  } catch (error) {
-    throw new Error(
-      `the workdir ${workdir} is not a git checkout with a commit (${(error as Error).message}); isolation "worktree" needs one`,
-    );
-  }
+  const head = await gitHead(workdir);
+  if (!head.ok) throw new Error(head.reason);
   await git(workdir, ["worktree", "add", "--detach", path, "HEAD"]);
   return path;
+}
+
+/** The commit a new worktree would check out, or why there is none. */
+export async function gitHead(workdir: string): Promise<{ ok: true; commit: string } | { ok: false; reason: string }> {
+  try {
+    return { ok: true, commit: (await git(workdir, ["rev-parse", "--verify", "HEAD"])).trim() };
+  } catch (error) {
+    const message = (error as Error).message;
+    if (message.startsWith("git is not installed")) return { ok: false, reason: message };
+    return { ok: false, reason: `the workdir ${workdir} is not a git checkout with a commit (${message}); isolation "worktree" needs one` };
+  }
 }
 
 /** Removes a worktree and git's record of it; used only for a temporary state directory. */
