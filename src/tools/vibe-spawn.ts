@@ -22,7 +22,7 @@ export function vibeSpawnTool(roster: WorkerRoster) {
         v.minLength(1, "expected a label of a few words"),
         v.maxLength(MAX_LABEL_CHARS, `expected a label of at most ${MAX_LABEL_CHARS} characters`),
       ),
-      tier: v.optional(v.picklist(WORKER_TIERS, `expected tier "fast" or "good"`), "fast"),
+      tier: v.optional(v.picklist(WORKER_TIERS, `expected tier "fast" or "good"`)),
     }),
     output: v.object({
       worker_id: v.string(),
@@ -33,7 +33,9 @@ export function vibeSpawnTool(roster: WorkerRoster) {
       spawned: v.number(),
       spawn_cap: v.number(),
     }),
-    async run({ brief, label, tier }) {
+    async run({ brief, label, tier: asked }) {
+      // Default "fast"; a run whose harness configured only "good" gets "good" rather than a refusal.
+      const tier = asked ?? (roster.tiers.includes("fast") ? "fast" : roster.tiers[0]!);
       const record = roster.spawn({ brief, label, tier });
       const { spawned } = roster;
       const where = record.state === "queued" ? "queued: the tier's workers are all busy; it starts when one finishes" : "running";

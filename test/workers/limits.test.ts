@@ -34,6 +34,14 @@ describe("the concurrency cap", () => {
     expect(states).toEqual([["w1", "done"], ["w2", "done"], ["w3", "killed"]]);
   });
 
+  test("without a tier a worker is fast, or of the only tier the run has", async () => {
+    await using dir = await tempDir();
+    const goodOnly = vibeConfig({}, { good: {} });
+    delete (goodOnly.resources!.vibe as { fast?: unknown }).fast;
+    await using t = await startTestRun(dir.path, goodOnly);
+    expect(await ok(await t.client(), "vibe_spawn", { brief: "finishes.sh", label: "judged" })).toMatchObject({ tier: "good" });
+  });
+
   test("each tier has its own cap", async () => {
     await using dir = await tempDir();
     await using t = await startTestRun(dir.path, vibeConfig({ concurrency: 1 }, { good: { concurrency: 1 } }));
