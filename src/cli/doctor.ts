@@ -5,9 +5,10 @@ import type { DoctorGroup } from "../doctor/check.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
 import { kernelChecks } from "../kernel/doctor.ts";
 import { grammarChecks } from "../syntax/doctor.ts";
+import { workerChecks } from "../workers/doctor.ts";
 import type { CliFlags } from "./args.ts";
 
-const GROUPS: DoctorGroup[] = [grammarChecks, kernelChecks];
+const GROUPS: DoctorGroup[] = [grammarChecks, kernelChecks, workerChecks];
 
 export async function doctorCommand(flags: CliFlags, runtime: RuntimePrimitives): Promise<number> {
   const workdir = realpathSync(resolve(flags.workdir ?? process.cwd()));

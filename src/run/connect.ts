@@ -4,6 +4,7 @@ import { connectQuestions } from "../questions/service.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
 import { GrammarLoader } from "../syntax/grammars.ts";
 import { kernelFactory } from "../kernel/connect.ts";
+import { openWorkerRoster } from "../workers/roster.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { RunServices } from "./services.ts";
 
@@ -15,6 +16,7 @@ export function connectServices(settings: RunSettings, runtime: RuntimePrimitive
     ...(resources.parser ? { grammars: new GrammarLoader(runtime.grammars) } : {}),
     ...(resources.questions ? { questions: connectQuestions(resources.questions, operatorToken(settings), lifecycle) } : {}),
     ...(resources.kernels ? { kernels: kernelFactory(settings, resources.kernels, runtime, lifecycle) } : {}),
+    ...(resources.vibe ? { workers: openWorkerRoster(resources.vibe, settings.workdir, settings.stateDir, lifecycle) } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { permissionRoute } from "../questions/permission-route.ts";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
 import { runGlance } from "./glance.ts";
 import type { RunServices } from "./services.ts";
+import { vibeModeRoutes } from "./vibe-mode-route.ts";
 
 export function harnessRoutes(services: RunServices, registry: ToolRegistry, surfaces: readonly Surface[]): HarnessRoute[] {
   const { questions } = services;
@@ -13,5 +14,6 @@ export function harnessRoutes(services: RunServices, registry: ToolRegistry, sur
     ...(questions?.board
       ? operatorPageRoutes(questions.board, questions.operatorToken, () => runGlance(services, registry, surfaces))
       : []),
+    ...(services.workers ? vibeModeRoutes(services.workers, registry) : []),
   ];
 }

@@ -2,6 +2,7 @@
 import type { QuestionService } from "../questions/service.ts";
 import type { KernelFactory } from "../kernel/factory.ts";
 import type { GrammarLoader } from "../syntax/grammars.ts";
+import type { WorkerRoster } from "../workers/roster.ts";
 
 export interface RunServices {
   workdir: string;
@@ -12,4 +13,6 @@ export interface RunServices {
   questions?: QuestionService;
   /** The kernel factory resource (eval). */
   kernels?: KernelFactory;
+  /** The worker roster resource (vibe_*). */
+  workers?: WorkerRoster;
 }

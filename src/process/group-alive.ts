@@ -1,0 +1,40 @@
+// Whether anything of a process group still runs, zombies not counted.
+import { readdirSync, readFileSync } from "node:fs";
+
+/**
+ * True while a live (non-zombie) process is in group `pgid`. A zombie is dead but still counted by
+ * kill(-pgid, 0) until its new parent reaps it, and some init processes (containers, microVMs)
+ * reap late; on Linux /proc tells them apart. Elsewhere the signal probe is the best answer.
+ */
+export function groupAlive(pgid: number): boolean {
+  if (process.platform === "win32") return false;
+  if (process.platform === "linux") return linuxGroupAlive(pgid);
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function linuxGroupAlive(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return false;
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited while we looked
+    }
+    // Fields after "(comm) ": state ppid pgrp …; comm may itself hold spaces and parentheses.
+    const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(group) === pgid && state !== "Z" && state !== "X") return true;
+  }
+  return false;
+}

@@ -1,0 +1,61 @@
+// What the run knows about a worker: its brief, state, generation, and every finished generation.
+import type { WorkerTier } from "../config/resources/vibe.ts";
+
+export const WORKER_STATES = ["queued", "running", "done", "failed", "killed", "timed_out"] as const;
+export type WorkerState = (typeof WORKER_STATES)[number];
+export type FinalState = Exclude<WorkerState, "queued" | "running">;
+
+export function isFinal(state: WorkerState): state is FinalState {
+  return state !== "queued" && state !== "running";
+}
+
+/** How one generation (one run of the worker's process) ended. */
+export interface GenerationOutcome {
+  generation: number;
+  state: FinalState;
+  /** ISO times; startedAt is absent for a generation that never left the queue. */
+  startedAt?: string;
+  endedAt: string;
+  exitCode: number | null;
+  signal: string | null;
+  /** The worker's result: its result file, else the last bytes of its stdout (bounded, cut marked). */
+  result: string;
+  resultSource: "result file" | "stdout" | "none";
+  /** The last bytes of stderr, kept for failures. */
+  stderrTail: string;
+  /** Why it ended when the worker did not end by itself ("time limit of 60 s reached", …). */
+  note?: string;
+}
+
+export interface WorkerRecord {
+  id: string;
+  label: string;
+  tier: WorkerTier;
+  /** The original brief with every vibe_send message appended. */
+  brief: string;
+  state: WorkerState;
+  generation: number;
+  createdAt: string;
+  /** Start of the current generation, absent while it is queued. */
+  startedAt?: string;
+  /** End of the current generation, once it is final. */
+  endedAt?: string;
+  /** Where it runs: the workdir, or its own git worktree. */
+  cwd?: string;
+  /** The last non-blank line it printed in the current generation. */
+  lastProgress?: string;
+  /** Every finished generation, oldest first: a re-run never loses an earlier result. */
+  history: GenerationOutcome[];
+}
+
+/** The newest finished generation's outcome, if any generation has finished. */
+export function lastOutcome(record: WorkerRecord): GenerationOutcome | undefined {
+  return record.history.at(-1);
+}
+
+/** Milliseconds the worker has spent in its current state's generation (queued time while queued). */
+export function elapsedMs(record: WorkerRecord, now = Date.now()): number {
+  const from = Date.parse(record.startedAt ?? record.createdAt);
+  const to = record.endedAt && isFinal(record.state) ? Date.parse(record.endedAt) : now;
+  return Math.max(0, to - from);
+}

@@ -1,0 +1,48 @@
+// A fresh git worktree per worker (isolation: "worktree"), so parallel workers never edit the same files.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+
+/** Bound on one git command; adding a worktree of a large checkout writes every file. */
+export const GIT_TIMEOUT_MS = 120_000;
+
+function git(cwd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile("git", args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+      if (!error) return resolve(stdout);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return reject(new Error("git is not installed or not on PATH; install git or use isolation \"workdir\""));
+      const detail = stderr.trim().split("\n").at(-1) || error.message;
+      reject(new Error(`git ${args.join(" ")} failed: ${detail}`));
+    });
+  });
+}
+
+/**
+ * Checks out the workdir's HEAD, detached, at `path`. An existing worktree there (a re-run of the
+ * same worker) is reused as is, so a worker's second generation sees its first one's edits.
+ */
+export async function prepareWorktree(workdir: string, path: string): Promise<string> {
+  if (existsSync(path)) return path;
+  const head = await gitHead(workdir);
+  if (!head.ok) throw new Error(head.reason);
+  await git(workdir, ["worktree", "add", "--detach", path, "HEAD"]);
+  return path;
+}
+
+/** The commit a new worktree would check out, or why there is none. */
+export async function gitHead(workdir: string): Promise<{ ok: true; commit: string } | { ok: false; reason: string }> {
+  try {
+    return { ok: true, commit: (await git(workdir, ["rev-parse", "--verify", "HEAD"])).trim() };
+  } catch (error) {
+    const message = (error as Error).message;
+    if (message.startsWith("git is not installed")) return { ok: false, reason: message };
+    return { ok: false, reason: `the workdir ${workdir} is not a git checkout with a commit (${message}); isolation "worktree" needs one` };
+  }
+}
+
+/** Removes a worktree and git's record of it; used only for a temporary state directory. */
+export async function removeWorktree(workdir: string, path: string): Promise<void> {
+  if (!existsSync(path)) return;
+  await git(workdir, ["worktree", "remove", "--force", path]).catch(() => {});
+  await git(workdir, ["worktree", "prune"]).catch(() => {});
+}
