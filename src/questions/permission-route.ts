@@ -1,4 +1,5 @@
 // POST /harness/permission: a harness puts a yes/no card on the same port and page, and gets the outcome.
+import { readJsonBody } from "../http/json-body.ts";
 import * as v from "valibot";
 import type { HarnessRoute } from "../http/app.ts";
 import type { AskResult } from "./desk.ts";
@@ -18,22 +19,14 @@ export function permissionRoute(questions: QuestionService): HarnessRoute {
     method: "POST",
     path: "/harness/permission",
     async handle(request) {
-      let body: unknown;
-      try {
-        body = await request.json();
-      } catch {
-        return reply(400, { error: "The body is not JSON; send {question, context?, space?}." });
-      }
-      const parsed = v.safeParse(permissionRequest, body);
-      if (!parsed.success) {
-        return reply(400, { error: 'Expected {"question": non-empty string, "context"?: string, "space"?: string}.' });
-      }
-      const space = parsed.output.space ?? questions.space;
+      const parsed = await readJsonBody(request, permissionRequest, '{"question": non-empty string, "context"?: string, "space"?: string}');
+      if (!parsed.ok) return parsed.response;
+      const space = parsed.value.space ?? questions.space;
       if (space === undefined) {
         return reply(400, { error: "No space: pass space in the body, or set resources.questions.space in the run config." });
       }
       // The harness hanging up withdraws the card, exactly like a cancelled ask_user call.
-      const result = await questions.desk.permission(space, parsed.output.question, parsed.output.context?.trim() || null, {
+      const result = await questions.desk.permission(space, parsed.value.question, parsed.value.context?.trim() || null, {
         signal: request.signal,
         progress: () => {},
       });

@@ -1,4 +1,5 @@
 // The harness's switch for vibe mode: GET /harness/vibe reads it, POST sets it and announces the change.
+import { readJsonBody } from "../http/json-body.ts";
 import * as v from "valibot";
 import type { HarnessRoute } from "../http/app.ts";
 import type { ToolRegistry } from "../tool/registry.ts";
@@ -27,17 +28,9 @@ export function vibeModeRoutes(roster: WorkerRoster, registry: ToolRegistry): Ha
       method: "POST",
       path: "/harness/vibe",
       async handle(request) {
-        let body: unknown;
-        try {
-          body = await request.json();
-        } catch {
-          return Response.json({ error: 'The body is not JSON; send {"mode": "on"} or {"mode": "off"}.' }, { status: 400 });
-        }
-        const parsed = v.safeParse(modeBody, body);
-        if (!parsed.success) {
-          return Response.json({ error: `Invalid body: ${parsed.issues[0].message}; send {"mode": "on"} or {"mode": "off"}.` }, { status: 400 });
-        }
-        const changed = roster.setMode(parsed.output.mode);
+        const parsed = await readJsonBody(request, modeBody, '{"mode": "on"} or {"mode": "off"}');
+        if (!parsed.ok) return parsed.response;
+        const changed = roster.setMode(parsed.value.mode);
         // Connected clients re-list their tools; turning the mode off stops no worker by itself.
         if (changed) registry.changed();
         return Response.json({ ...status(roster), changed });

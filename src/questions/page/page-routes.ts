@@ -1,4 +1,5 @@
 // The operator page's HTTP face: the page at `/`, its live event stream, and answers posted from it.
+import { readJsonBody } from "../../http/json-body.ts";
 import * as v from "valibot";
 import type { HarnessRoute } from "../../http/app.ts";
 import type { OperatorBoard } from "../board.ts";
@@ -63,17 +64,9 @@ export function operatorPageRoutes(board: OperatorBoard, token: string, glance: 
         if (!session.cookieValid(request)) return jsonReply(401, { error: "Open the page URL from the ready line; it carries the token." });
         if (!session.sameOriginJson(request)) return jsonReply(403, { error: "Answers are accepted only as JSON from the operator page itself." });
         const id = decodeURIComponent(new URL(request.url).pathname.split("/").pop() ?? "");
-        let body: unknown;
-        try {
-          body = await request.json();
-        } catch {
-          return jsonReply(400, { error: "The body is not JSON." });
-        }
-        const parsed = v.safeParse(cardAction, body);
-        if (!parsed.success) {
-          return jsonReply(400, { error: 'Expected {"action":"answer","option_ids":[…],"text":…} or {"action":"skip"}.' });
-        }
-        const result = parsed.output.action === "skip" ? board.skip(id) : board.answer(id, parsed.output.option_ids, parsed.output.text);
+        const parsed = await readJsonBody(request, cardAction, '{"action":"answer","option_ids":[…],"text":…} or {"action":"skip"}');
+        if (!parsed.ok) return parsed.response;
+        const result = parsed.value.action === "skip" ? board.skip(id) : board.answer(id, parsed.value.option_ids, parsed.value.text);
         return result.status === 200 ? jsonReply(200, { ok: true }) : jsonReply(result.status, { error: result.problem });
       },
     },
