@@ -17,6 +17,8 @@ import type { ServerSpec } from "./catalog.ts";
 
 /** How long a polite `shutdown` may take before the group is signalled. */
 export const SHUTDOWN_REQUEST_TIMEOUT_MS = 2_000;
+/** A query waits this long for the server's work-done progress (project loading, indexing) to end. */
+export const INDEXING_WAIT_MS = 30_000;
 /** How much of the server's stderr is kept to explain an early exit. */
 const STDERR_KEPT_BYTES = 4_096;
 
@@ -74,8 +76,8 @@ export interface StartOptions {
 export class LanguageServerClient {
   readonly label: string;
   capabilities: ServerCapabilities = {};
-  /** Methods the server registered dynamically (client/registerCapability). */
-  readonly registered = new Set<string>();
+  /** Dynamic registrations (client/registerCapability): id → method. Servers re-register under new ids. */
+  readonly registered = new Map<string, string>();
   /** Work-done progress tokens begun and not yet ended: the server is busy (often indexing). */
   readonly activeProgress = new Map<string | number, string>();
   readonly published = new Map<string, PublishedDiagnostics>();
@@ -165,13 +167,46 @@ export class LanguageServerClient {
     }
   }
 
+  /**
+   * A query whose answer is only right once the project is loaded: it waits for running progress
+   * to end first, and asks again if progress began while it was in flight (tsserver answers
+   * "the import line" for a definition until its project has loaded).
+   */
+  async query<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> {
+    await this.progressDrained(signal);
+    const answer = await this.request<R>(method, params, signal);
+    if (this.activeProgress.size === 0) return answer;
+    await this.progressDrained(signal);
+    return this.request<R>(method, params, signal);
+  }
+
+  /** Resolves once no work-done progress is running, or after INDEXING_WAIT_MS (whichever is first). */
+  progressDrained(signal?: AbortSignal): Promise<void> {
+    if (this.activeProgress.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.events.off("progress", check);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const check = () => {
+        if (this.activeProgress.size === 0 || !this.alive) done();
+      };
+      const timer = setTimeout(done, INDEXING_WAIT_MS);
+      this.events.on("progress", check);
+      signal?.addEventListener("abort", done, { once: true });
+      void this.whenExited().then(done);
+    });
+  }
+
   notify(method: string, params: unknown): void {
     if (this.alive) void this.connection.sendNotification(method, params).catch(() => {});
   }
 
   /** Whether the server answers `textDocument/diagnostic` (statically or after registering it). */
   get supportsPull(): boolean {
-    return this.capabilities.diagnosticProvider !== undefined || this.registered.has("textDocument/diagnostic");
+    return this.capabilities.diagnosticProvider !== undefined || [...this.registered.values()].includes("textDocument/diagnostic");
   }
 
   /** Polite stop: shutdown + exit, then the group gets SIGTERM and SIGKILL, then reaped. */
@@ -195,7 +230,8 @@ export class LanguageServerClient {
     return this.stopping;
   }
 
-  private async kill(): Promise<void> {
+  /** Signals whatever is left of the group (a crashed server's own children) and closes the connection. */
+  async kill(): Promise<void> {
     this.stopping = true;
     await stopGroup(this.child);
     this.connection.dispose();
@@ -231,12 +267,13 @@ export class LanguageServerClient {
     c.onRequest("window/workDoneProgress/create", () => null);
     c.onRequest("workspace/configuration", (params: { items: unknown[] }) => params.items.map(() => null));
     c.onRequest("workspace/workspaceFolders", () => [{ uri: pathToFileURL(this.root).href, name: "root" }]);
-    c.onRequest("client/registerCapability", (params: { registrations: { method: string }[] }) => {
-      for (const registration of params.registrations) this.registered.add(registration.method);
+    c.onRequest("client/registerCapability", (params: { registrations: { id: string; method: string }[] }) => {
+      for (const registration of params.registrations) this.registered.set(registration.id, registration.method);
+      this.events.emit("registered");
       return null;
     });
-    c.onRequest("client/unregisterCapability", (params: { unregisterations: { method: string }[] }) => {
-      for (const registration of params.unregisterations ?? []) this.registered.delete(registration.method);
+    c.onRequest("client/unregisterCapability", (params: { unregisterations: { id: string }[] }) => {
+      for (const registration of params.unregisterations ?? []) this.registered.delete(registration.id);
       return null;
     });
     // The sidecar applies edits itself, atomically; a server asking to edit on its own is refused.

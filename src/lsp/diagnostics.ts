@@ -59,12 +59,18 @@ function awaitPush(client: LanguageServerClient, document: SyncedDocument, signa
   if (!document.changed && before && matches()) return Promise.resolve({ status: "fresh", diagnostics: before.diagnostics, via: "push" });
   return new Promise((resolve) => {
     let settleTimer: ReturnType<typeof setTimeout> | undefined;
-    const finish = (status: Freshness) => {
+    let settled = false;
+    const cleanup = () => {
+      settled = true;
       clearTimeout(settleTimer);
       clearTimeout(capTimer);
       client.events.off("published", onPublish);
+      client.events.off("registered", onRegistered);
       signal?.removeEventListener("abort", onAbort);
-      void exitWatch;
+    };
+    const finish = (status: Freshness) => {
+      if (settled) return;
+      cleanup();
       resolve({ status, diagnostics: status === "fresh" ? (matches()?.diagnostics ?? []) : [], via: "push" });
     };
     const onPublish = (uri: string) => {
@@ -73,8 +79,15 @@ function awaitPush(client: LanguageServerClient, document: SyncedDocument, signa
       settleTimer = setTimeout(() => finish("fresh"), PUSH_SETTLE_MS);
     };
     const onAbort = () => finish("timed_out");
+    // pyright registers pull only after initialize, and then never pushes: switch over when it does.
+    const onRegistered = () => {
+      if (!client.supportsPull) return;
+      cleanup();
+      resolve(pull(client, document, signal));
+    };
+    client.events.on("registered", onRegistered);
     const capTimer = setTimeout(() => finish(matches() ? "fresh" : "timed_out"), PUSH_HARD_CAP_MS);
-    const exitWatch = client.whenExited().then(() => finish("timed_out"));
+    void client.whenExited().then(() => finish("timed_out"));
     client.events.on("published", onPublish);
     signal?.addEventListener("abort", onAbort, { once: true });
     if (matches()) onPublish(document.uri);

@@ -15,6 +15,13 @@ export const NAVIGATION_METHODS = {
   references: "textDocument/references",
 } as const;
 
+const NAVIGATION_PROVIDERS = {
+  definition: "definitionProvider",
+  type_definition: "typeDefinitionProvider",
+  implementation: "implementationProvider",
+  references: "referencesProvider",
+} as const;
+
 export interface Target {
   workdir: string;
   handle: ServerHandle;
@@ -42,19 +49,22 @@ export async function locate(supervisor: LanguageServerSupervisor, file: string,
 
 export async function navigate(target: Target, action: keyof typeof NAVIGATION_METHODS, signal?: AbortSignal): Promise<PlaceRow[]> {
   const { client } = target.handle;
+  if (!client.capabilities[NAVIGATION_PROVIDERS[action]]) {
+    throw new ToolFailure(`The ${client.spec.id} server does not offer ${action.replace("_", " ")}. Try definition or references instead.`);
+  }
   const params = {
     textDocument: { uri: target.document.uri },
     position: target.position,
     ...(action === "references" ? { context: { includeDeclaration: true } } : {}),
   };
-  const answer = await client.request<Parameters<typeof placesOf>[0]>(NAVIGATION_METHODS[action], params, signal);
+  const answer = await client.query<Parameters<typeof placesOf>[0]>(NAVIGATION_METHODS[action], params, signal);
   const rows = dedupe(placesOf(answer, new SourceLines(target.workdir)));
   if (rows.length === 0) refuseWhileIndexing(client);
   return rows;
 }
 
 export async function hover(target: Target, signal?: AbortSignal): Promise<string> {
-  const answer = await target.handle.client.request<Hover | null>("textDocument/hover", { textDocument: { uri: target.document.uri }, position: target.position }, signal);
+  const answer = await target.handle.client.query<Hover | null>("textDocument/hover", { textDocument: { uri: target.document.uri }, position: target.position }, signal);
   const text = answer ? hoverText(answer.contents) : "";
   if (!text) refuseWhileIndexing(target.handle.client);
   return text;
@@ -72,7 +82,7 @@ export async function codeActions(target: Target, signal?: AbortSignal): Promise
   const onLine = (client.published.get(target.document.uri)?.diagnostics ?? []).filter(
     (d) => d.range.start.line <= target.position.line && d.range.end.line >= target.position.line,
   );
-  const answer = await client.request<(Command | CodeAction)[] | null>(
+  const answer = await client.query<(Command | CodeAction)[] | null>(
     "textDocument/codeAction",
     { textDocument: { uri: target.document.uri }, range, context: { diagnostics: onLine, triggerKind: 1 } },
     signal,
@@ -93,7 +103,7 @@ export async function documentSymbols(supervisor: LanguageServerSupervisor, file
   const path = resolveInWorkdir(supervisor.workdir, file);
   const handle = await supervisor.serverFor(path);
   const document = await syncDocument(handle.client, path);
-  const answer = await handle.client.request<(DocumentSymbol | SymbolInformation)[] | null>("textDocument/documentSymbol", { textDocument: { uri: document.uri } }, signal);
+  const answer = await handle.client.query<(DocumentSymbol | SymbolInformation)[] | null>("textDocument/documentSymbol", { textDocument: { uri: document.uri } }, signal);
   const shown = relativeToWorkdir(supervisor.workdir, path);
   const rows: SymbolRow[] = [];
   const walk = (symbols: (DocumentSymbol | SymbolInformation)[], container?: string) => {
@@ -124,7 +134,7 @@ export async function workspaceSymbols(supervisor: LanguageServerSupervisor, que
   const lines = new SourceLines(supervisor.workdir);
   const results = await Promise.all(
     handles.map(async ({ client }) => {
-      const answer = await client.request<(SymbolInformation | WorkspaceSymbol)[] | null>("workspace/symbol", { query }, signal);
+      const answer = await client.query<(SymbolInformation | WorkspaceSymbol)[] | null>("workspace/symbol", { query }, signal);
       return (answer ?? []).map((s) => {
         const location = s.location as { uri: string; range?: { start: { line: number } } };
         const path = pathOfUri(location.uri);

@@ -26,12 +26,12 @@ export async function renameSymbol(
   const provider = client.capabilities.renameProvider;
   if (!provider) throw new ToolFailure(`The ${client.spec.id} server does not offer rename.`);
   if (typeof provider === "object" && provider.prepareProvider) {
-    const prepared = await client.request<Range | { range: Range } | { defaultBehavior: boolean } | null>("textDocument/prepareRename", at, signal);
+    const prepared = await client.query<Range | { range: Range } | { defaultBehavior: boolean } | null>("textDocument/prepareRename", at, signal);
     if (!prepared) throw new ToolFailure(`${JSON.stringify(input.symbol)} on line ${input.line} cannot be renamed (the ${client.spec.id} server refused it). Point at a declared name.`);
   }
   let edit: WorkspaceEdit | null;
   try {
-    edit = await client.request<WorkspaceEdit | null>("textDocument/rename", { ...at, newName: input.new_name }, signal);
+    edit = await client.query<WorkspaceEdit | null>("textDocument/rename", { ...at, newName: input.new_name }, signal);
   } catch (error) {
     if (error instanceof ToolFailure) throw error;
     throw new ToolFailure(`The ${client.spec.id} server refused the rename: ${(error as Error).message}`);

@@ -207,6 +207,8 @@ export class LanguageServerSupervisor {
     clearTimeout(entry.idleTimer);
     if (entry.client === client) entry.client = undefined;
     if (client.isStopping) return;
+    // The leader died; its children (tsserver, a watcher) may still run in the group.
+    void client.kill();
     entry.crashes += 1;
     entry.lastError = client.exitDescription();
     entry.retryAt = entry.crashes === 1 ? undefined : Date.now() + backoff(entry.crashes - 1);
