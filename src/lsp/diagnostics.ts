@@ -1,11 +1,11 @@
 // Collecting a file's diagnostics after a sync: pull when the server offers it, else a version-matched push.
 import type { Diagnostic, DocumentDiagnosticReport } from "vscode-languageserver-protocol";
-import type { LanguageServerClient } from "./client.ts";
+import { INDEXING_WAIT_MS, type LanguageServerClient } from "./client.ts";
 import type { SyncedDocument } from "./documents.ts";
 
 /** After a matching push, further pushes within this window replace it (gopls publishes clean first, the error ~90 ms later). */
 export const PUSH_SETTLE_MS = 250;
-/** The longest a write waits for a server's push before answering `timed_out`. */
+/** The longest a write waits for a server's push (after its project loaded) before answering `timed_out`. */
 export const PUSH_HARD_CAP_MS = 10_000;
 /** The longest a pull request may take before answering `timed_out`. */
 export const PULL_TIMEOUT_MS = 20_000;
@@ -64,6 +64,8 @@ function awaitPush(client: LanguageServerClient, document: SyncedDocument, signa
       settled = true;
       clearTimeout(settleTimer);
       clearTimeout(capTimer);
+      clearTimeout(absoluteTimer);
+      client.events.off("progress", onProgress);
       client.events.off("published", onPublish);
       client.events.off("registered", onRegistered);
       signal?.removeEventListener("abort", onAbort);
@@ -86,7 +88,17 @@ function awaitPush(client: LanguageServerClient, document: SyncedDocument, signa
       resolve(pull(client, document, signal));
     };
     client.events.on("registered", onRegistered);
-    const capTimer = setTimeout(() => finish(matches() ? "fresh" : "timed_out"), PUSH_HARD_CAP_MS);
+    // The cap is paused while the server reports progress (tsserver publishes nothing until its
+    // project has loaded, which took 14 s on a loaded CI box); an absolute bound still applies.
+    let capTimer: ReturnType<typeof setTimeout> | undefined;
+    const startCap = () => {
+      clearTimeout(capTimer);
+      if (client.activeProgress.size === 0) capTimer = setTimeout(() => finish(matches() ? "fresh" : "timed_out"), PUSH_HARD_CAP_MS);
+    };
+    const onProgress = () => startCap();
+    const absoluteTimer = setTimeout(() => finish(matches() ? "fresh" : "timed_out"), PUSH_HARD_CAP_MS + INDEXING_WAIT_MS);
+    client.events.on("progress", onProgress);
+    startCap();
     void client.whenExited().then(() => finish("timed_out"));
     client.events.on("published", onPublish);
     signal?.addEventListener("abort", onAbort, { once: true });
