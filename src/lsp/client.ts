@@ -13,6 +13,7 @@ import {
   type ServerCapabilities,
 } from "vscode-languageserver-protocol/node";
 import { exited, hasExited, spawnGroup, stopGroup } from "../process/group.ts";
+import { ToolFailure } from "../tool/define.ts";
 import type { ServerSpec } from "./catalog.ts";
 
 /** How long a polite `shutdown` may take before the group is signalled. */
@@ -23,7 +24,7 @@ export const INDEXING_WAIT_MS = 30_000;
 const STDERR_KEPT_BYTES = 4_096;
 
 /** The server process went away while a request was waiting. */
-export class ServerGone extends Error {
+export class ServerGone extends ToolFailure {
   constructor(readonly label: string, readonly exit: string) {
     super(`The ${label} language server exited (${exit}) before answering. The next call restarts it.`);
     this.name = "ServerGone";
@@ -127,7 +128,7 @@ export class LanguageServerClient {
       client.gone.catch(() => clearTimeout(timer));
     });
     try {
-      await Promise.race([client.initialize(), timeout]);
+      await Promise.race([client.initialize(), timeout, client.gone]);
     } catch (error) {
       const reason = hasExited(child) ? client.exitDescription() : (error as Error).message;
       await client.kill();
@@ -161,6 +162,11 @@ export class LanguageServerClient {
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       return await Promise.race([this.connection.sendRequest(method, params, source.token) as Promise<R>, this.gone]);
+    } catch (error) {
+      if (error instanceof ToolFailure) throw error;
+      // A ResponseError is the server's own refusal: pass its words on.
+      const said = (error as Error).message.replace(/^Request \S+ failed with message: /, "");
+      throw new ToolFailure(`The ${this.spec.id} server answered ${method} with an error: ${said}`);
     } finally {
       signal?.removeEventListener("abort", onAbort);
       source.dispose();

@@ -6,7 +6,7 @@ import type { SyncedDocument } from "./documents.ts";
 /** After a matching push, further pushes within this window replace it (gopls publishes clean first, the error ~90 ms later). */
 export const PUSH_SETTLE_MS = 250;
 /** The longest a write waits for a server's push (after its project loaded) before answering `timed_out`. */
-export const PUSH_HARD_CAP_MS = 10_000;
+export const PUSH_HARD_CAP_MS = 15_000;
 /** The longest a pull request may take before answering `timed_out`. */
 export const PULL_TIMEOUT_MS = 20_000;
 

@@ -4,6 +4,7 @@ import { ToolFailure } from "../tool/define.ts";
 import { writeFilesAtomically } from "../workspace/atomic-write.ts";
 import { relativeToWorkdir } from "../workspace/paths.ts";
 import type { WriteOutcome } from "./after-write.ts";
+import { ServerGone } from "./client.ts";
 import { closeDocument, uriOf } from "./documents.ts";
 import { locate } from "./queries.ts";
 import type { LanguageServices } from "./service.ts";
@@ -26,7 +27,10 @@ export async function renameSymbol(
   const provider = client.capabilities.renameProvider;
   if (!provider) throw new ToolFailure(`The ${client.spec.id} server does not offer rename.`);
   if (typeof provider === "object" && provider.prepareProvider) {
-    const prepared = await client.query<Range | { range: Range } | { defaultBehavior: boolean } | null>("textDocument/prepareRename", at, signal);
+    const prepared = await client.query<Range | { range: Range } | { defaultBehavior: boolean } | null>("textDocument/prepareRename", at, signal).catch((error: Error) => {
+      if (error instanceof ServerGone) throw error;
+      throw new ToolFailure(`${JSON.stringify(input.symbol)} on line ${input.line} cannot be renamed: ${error.message.replace(/^.*? with an error: /, "")}`);
+    });
     if (!prepared) throw new ToolFailure(`${JSON.stringify(input.symbol)} on line ${input.line} cannot be renamed (the ${client.spec.id} server refused it). Point at a declared name.`);
   }
   let edit: WorkspaceEdit | null;
