@@ -85,6 +85,9 @@ export class LanguageServerClient {
   readonly events = new EventEmitter();
   /** Open documents: uri → the version and text the server has. */
   readonly documents = new Map<string, { version: number; text: string }>();
+  /** Requests in flight, and when the last one started or ended: idle shutdown must not cut one off. */
+  inFlight = 0;
+  lastActivity = Date.now();
   private sequence = 0;
   private stderr = "";
   private stopping = false;
@@ -160,6 +163,8 @@ export class LanguageServerClient {
     const source = new CancellationTokenSource();
     const onAbort = () => source.cancel();
     signal?.addEventListener("abort", onAbort, { once: true });
+    this.inFlight += 1;
+    this.lastActivity = Date.now();
     try {
       return await Promise.race([this.connection.sendRequest(method, params, source.token) as Promise<R>, this.gone]);
     } catch (error) {
@@ -168,6 +173,8 @@ export class LanguageServerClient {
       const said = (error as Error).message.replace(/^Request \S+ failed with message: /, "");
       throw new ToolFailure(`The ${this.spec.id} server answered ${method} with an error: ${said}`);
     } finally {
+      this.inFlight -= 1;
+      this.lastActivity = Date.now();
       signal?.removeEventListener("abort", onAbort);
       source.dispose();
     }

@@ -214,14 +214,19 @@ export class LanguageServerSupervisor {
     entry.retryAt = entry.crashes === 1 ? undefined : Date.now() + backoff(entry.crashes - 1);
   }
 
-  private touch(entry: Entry): void {
+  private touch(entry: Entry, delayMs = this.idleShutdownMs): void {
     clearTimeout(entry.idleTimer);
     entry.idleTimer = setTimeout(() => {
       const client = entry.client;
+      const quietFor = Date.now() - (client?.lastActivity ?? 0);
+      if (client && (client.inFlight > 0 || quietFor < this.idleShutdownMs)) {
+        this.touch(entry, Math.max(this.idleShutdownMs - quietFor, 100));
+        return;
+      }
       entry.client = undefined;
       entry.idled = true;
       void client?.stop();
-    }, this.idleShutdownMs);
+    }, delayMs);
     entry.idleTimer.unref?.();
   }
 
