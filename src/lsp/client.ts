@@ -104,7 +104,10 @@ export class LanguageServerClient {
     child.stderr?.on("data", (chunk: Buffer) => {
       if (this.stderr.length < STDERR_KEPT_BYTES) this.stderr += chunk.toString("utf8");
     });
-    this.gone = exited(child).then(() => {
+    const ended = exited(child);
+    this.whenExited = () => ended;
+    void ended.then(() => this.events.emit("exited"));
+    this.gone = ended.then(() => {
       throw new ServerGone(spec.id, this.exitDescription());
     });
     this.gone.catch(() => {});
@@ -144,10 +147,8 @@ export class LanguageServerClient {
     return !hasExited(this.child);
   }
 
-  /** Resolves when the process has exited, whatever the cause. */
-  whenExited(): Promise<void> {
-    return exited(this.child);
-  }
+  /** Resolves when the process has exited, whatever the cause (one listener on the child, shared). */
+  readonly whenExited: () => Promise<void>;
 
   /** "exit code 1: error: Unknown binary 'rust-analyzer'…" — the first stderr line says why. */
   exitDescription(): string {
@@ -200,6 +201,7 @@ export class LanguageServerClient {
       const done = () => {
         clearTimeout(timer);
         this.events.off("progress", check);
+        this.events.off("exited", done);
         signal?.removeEventListener("abort", done);
         resolve();
       };
@@ -209,7 +211,7 @@ export class LanguageServerClient {
       const timer = setTimeout(done, INDEXING_WAIT_MS);
       this.events.on("progress", check);
       signal?.addEventListener("abort", done, { once: true });
-      void this.whenExited().then(done);
+      this.events.once("exited", done);
     });
   }
 

@@ -66,6 +66,7 @@ function awaitPush(client: LanguageServerClient, document: SyncedDocument, signa
       clearTimeout(capTimer);
       clearTimeout(absoluteTimer);
       client.events.off("progress", onProgress);
+      client.events.off("exited", onExited);
       client.events.off("published", onPublish);
       client.events.off("registered", onRegistered);
       signal?.removeEventListener("abort", onAbort);
@@ -99,7 +100,8 @@ function awaitPush(client: LanguageServerClient, document: SyncedDocument, signa
     const absoluteTimer = setTimeout(() => finish(matches() ? "fresh" : "timed_out"), PUSH_HARD_CAP_MS + INDEXING_WAIT_MS);
     client.events.on("progress", onProgress);
     startCap();
-    void client.whenExited().then(() => finish("timed_out"));
+    const onExited = () => finish("timed_out");
+    client.events.once("exited", onExited);
     client.events.on("published", onPublish);
     signal?.addEventListener("abort", onAbort, { once: true });
     if (matches()) onPublish(document.uri);
