@@ -15,6 +15,9 @@ export const IDLE_SHUTDOWN_MS = 10 * 60_000;
 export const RESTART_BACKOFF_BASE_MS = 2_000;
 export const RESTART_BACKOFF_MAX_MS = 5 * 60_000;
 
+/** `status` starts at most this many not-yet-started roots per server; a monorepo's other roots start on use. */
+export const STATUS_PROBE_ROOTS = 4;
+
 export type ServerState = "running" | "idle" | "unavailable";
 
 export interface ServerStatus {
@@ -135,6 +138,7 @@ export class LanguageServerSupervisor {
           rows.push({ server: spec.id, root: null, state: "unavailable", reason: `no root marker (${spec.rootMarkers.join(", ")}) in the workspace`, command: commandFor(spec) });
           return;
         }
+        let probes = 0;
         for (const root of roots) {
           const base = { server: spec.id, root: relativeToWorkdir(this.workdir, root), command: commandFor(spec) };
           const binary = resolveBinary(spec.command, root, this.workdir);
@@ -145,6 +149,10 @@ export class LanguageServerSupervisor {
           const known = this.entries.get(`${spec.id}\0${root}`);
           if (known?.idled && !known.client) {
             rows.push({ ...base, state: "idle", reason: `stopped after ${this.idleShutdownMs / 1000} s unused; starts on next use` });
+            continue;
+          }
+          if (!known && ++probes > STATUS_PROBE_ROOTS) {
+            rows.push({ ...base, state: "idle", reason: `binary found at ${binary.path}; not started yet (starts on first use)` });
             continue;
           }
           // Usable means it ran: status starts the server (shared with later calls) rather than guessing.

@@ -4,7 +4,7 @@ import { chmod, mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { DiagnosticLedger } from "../../src/lsp/ledger.ts";
 import { resolveSymbolColumn } from "../../src/lsp/position.ts";
-import { applyTextEdits } from "../../src/lsp/workspace-edit.ts";
+import { applyTextEdits, planWorkspaceEdit } from "../../src/lsp/workspace-edit.ts";
 import { ToolFailure } from "../../src/tool/define.ts";
 import { writeFilesAtomically } from "../../src/workspace/atomic-write.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
@@ -111,5 +111,29 @@ describe("writeFilesAtomically writes all files or none", () => {
     ]);
     await expect(attempt).rejects.toThrow(/Nothing was written: replacing .*blocked failed/);
     expect(await readFile(join(dir.path, "a.txt"), "utf8")).toBe("old a");
+  });
+});
+
+describe("planWorkspaceEdit turns text edits and file operations into whole files", () => {
+  test("edits, a rename carrying its content, a create and a delete", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.ts": "old name\n", "b.ts": "b\n", "gone.ts": "x\n" });
+    const uri = (rel: string) => `file://${join(dir.path, rel)}`;
+    const plan = planWorkspaceEdit(dir.path, {
+      documentChanges: [
+        { textDocument: { uri: uri("a.ts"), version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 3 } }, newText: "new" }] },
+        { kind: "rename", oldUri: uri("a.ts"), newUri: uri("lib/a2.ts") },
+        { kind: "create", uri: uri("fresh.ts") },
+        { kind: "delete", uri: uri("gone.ts") },
+      ],
+    });
+    expect(Object.fromEntries(plan.writes)).toEqual({ [join(dir.path, "lib/a2.ts")]: "new name\n", [join(dir.path, "fresh.ts")]: "" });
+    expect(plan.removals.sort()).toEqual([join(dir.path, "a.ts"), join(dir.path, "gone.ts")]);
+    expect(plan.renames).toEqual([{ from: join(dir.path, "a.ts"), to: join(dir.path, "lib/a2.ts") }]);
+  });
+
+  test("an edit reaching outside the workspace plans nothing", async () => {
+    await using dir = await tempDir();
+    expect(() => planWorkspaceEdit(dir.path, { changes: { "file:///etc/hosts": [] } })).toThrow(/outside the workspace/);
   });
 });

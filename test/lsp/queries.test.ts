@@ -65,14 +65,11 @@ describe("TypeScript", () => {
     expect(search.text).toContain("src/shapes.ts:14: function totalArea");
   });
 
-  test("diagnostics of a file, and of the whole project through tsc", async () => {
+  test("diagnostics of a file", async () => {
     const file = await lsp({ action: "diagnostics", file: "src/broken.ts" });
     expect(file.data.results).toEqual([expect.objectContaining({ path: "src/broken.ts", line: 1, severity: "error", code: "2322" })]);
     const clean = await lsp({ action: "diagnostics", file: "src/main.ts" });
     expect(clean.text).toBe("No errors or warnings in src/main.ts.");
-    const project = await lsp({ action: "diagnostics", file: "*" });
-    expect(project.text).toContain("typescript in .: `tsc --noEmit --pretty false`");
-    expect(project.data.results).toContainEqual(expect.objectContaining({ path: "src/broken.ts", line: 1, code: "TS2322", source: "tsc" }));
   });
 
   test("code_actions lists what the server offers at the symbol", async () => {
@@ -108,17 +105,26 @@ describe("Python", () => {
     expect(search.text).toContain("pkg/geometry.py:12: function double_area");
   });
 
-  test("diagnostics of a file (pyright answers by pull) and of the project", async () => {
+  test("diagnostics of a file (pyright answers by pull)", async () => {
     const file = await lsp({ action: "diagnostics", file: "pkg/broken.py" });
+    expect(file.data.status).toBe("fresh");
     expect(file.text).toContain('pkg/broken.py:1: error reportUndefinedVariable: "missing_name" is not defined');
-    const project = await lsp({ action: "diagnostics", file: "*" });
-    expect(project.data.results).toContainEqual(expect.objectContaining({ path: "pkg/broken.py", line: 1, source: "pyright", code: "reportUndefinedVariable" }));
   });
 
   test("code_actions answers for a Python symbol", async () => {
     const r = await lsp({ action: "code_actions", file: "pkg/broken.py", line: 1, symbol: "missing_name" });
     expect(r.isError).toBe(false);
     expect(r.data.action).toBe("code_actions");
+  });
+});
+
+describe('diagnostics "*" runs each root\'s project checker', () => {
+  test("tsc and pyright findings in one list, each checker named", async () => {
+    const project = await lsp({ action: "diagnostics", file: "*" });
+    expect(project.text).toContain("typescript in .: `tsc --noEmit --pretty false`");
+    expect(project.text).toContain("python in .: `pyright --outputjson`");
+    expect(project.data.results).toContainEqual(expect.objectContaining({ path: "src/broken.ts", line: 1, code: "TS2322", source: "tsc" }));
+    expect(project.data.results).toContainEqual(expect.objectContaining({ path: "pkg/broken.py", line: 1, source: "pyright", code: "reportUndefinedVariable" }));
   });
 });
 
