@@ -85,6 +85,21 @@ describe("status says why a server is not usable", () => {
   });
 });
 
+describe("a server that never answers initialize", () => {
+  test("is stopped after the configured timeout and reported as such", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "m.py": "x = 1\n" });
+    // `sleep` stands in for a hung server: it reads nothing and answers nothing.
+    const servers = { python: { command: "sleep", args: ["600"] } };
+    await using t = await startTestRun(dir.path, { resources: { languageServers: { servers, initializeTimeoutSeconds: 1 } } });
+    const r = await call(await t.client(), "lsp", { action: "hover", file: "m.py", line: 1, symbol: "x" });
+    expect(r.text).toBe("The python server for . failed to start: initialize timed out after 1 s. Check `sleep 600` runs in .; lsp reload retries.");
+    const rows = statusRows(await call(await t.client(), "lsp", { action: "status" }));
+    expect(rows.find((row) => row.server === "python")!.reason).toMatch(/^initialize timed out after 1 s; retrying at/);
+    expect(processesIn(dir.path, "sleep")).toEqual([]);
+  });
+});
+
 describe("lifecycle", () => {
   test("concurrent first uses start one server; kill -9 mid-request is a clear error; the next call restarts it", async () => {
     requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
