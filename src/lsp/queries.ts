@@ -6,7 +6,8 @@ import type { LanguageServerClient } from "./client.ts";
 import { syncDocument, type SyncedDocument } from "./documents.ts";
 import { resolveSymbolColumn, splitLines } from "./position.ts";
 import { pathOfUri, placesOf, SourceLines, type PlaceRow } from "./present.ts";
-import type { LanguageServerSupervisor, ServerHandle } from "./supervisor.ts";
+import { sampleFile, scanRoots } from "./roots.ts";
+import { STATUS_PROBE_ROOTS, type LanguageServerSupervisor, type ServerHandle } from "./supervisor.ts";
 
 export const NAVIGATION_METHODS = {
   definition: "textDocument/definition",
@@ -129,7 +130,8 @@ export async function workspaceSymbols(supervisor: LanguageServerSupervisor, que
     handles = [handle];
   } else {
     handles = supervisor.running();
-    if (handles.length === 0) throw new ToolFailure(`No language server is running yet, so there is no workspace to search. Pass file (any source file of the project) with query to pick and start one.`);
+    if (handles.length === 0) handles = await startForSearch(supervisor);
+    if (handles.length === 0) throw new ToolFailure(`No language server could start for this workspace (see lsp status). Pass file with query to pick the project to search.`);
   }
   const lines = new SourceLines(supervisor.workdir);
   const results = await Promise.all(
@@ -145,6 +147,28 @@ export async function workspaceSymbols(supervisor: LanguageServerSupervisor, que
   const rows = results.flat();
   if (rows.length === 0) for (const { client } of handles) refuseWhileIndexing(client);
   return rows;
+}
+
+/** Nothing runs yet: start each server on its roots (bounded), opening one file so the project loads. */
+async function startForSearch(supervisor: LanguageServerSupervisor): Promise<ServerHandle[]> {
+  const files = supervisor.catalog.flatMap((spec) =>
+    scanRoots(supervisor.workdir, spec.rootMarkers)
+      .slice(0, STATUS_PROBE_ROOTS)
+      .flatMap((root) => sampleFile(root, spec.extensions) ?? []),
+  );
+  const started = await Promise.all(
+    files.map(async (file) => {
+      try {
+        const handle = await supervisor.serverFor(file);
+        await syncDocument(handle.client, file);
+        return [handle];
+      } catch {
+        return [];
+      }
+    }),
+  );
+  const unique = new Map(started.flat().map((h) => [h.client, h]));
+  return [...unique.values()];
 }
 
 /** An empty answer from a server still indexing is "try again", never "nothing there". */

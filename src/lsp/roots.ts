@@ -40,6 +40,28 @@ export function scanRoots(workdir: string, markers: readonly string[]): string[]
   return found;
 }
 
+/** The first source file of `extensions` within ROOT_SCAN_DEPTH of `root` — something to open so a project loads. */
+export function sampleFile(root: string, extensions: readonly string[]): string | undefined {
+  const visit = (dir: string, depth: number): string | undefined => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+    } catch {
+      return undefined;
+    }
+    const file = entries.find((e) => e.isFile() && extensions.some((ext) => e.name.endsWith(ext)) && !e.name.endsWith(".d.ts"));
+    if (file) return join(dir, file.name);
+    if (depth >= ROOT_SCAN_DEPTH) return undefined;
+    for (const entry of entries) {
+      if (!entry.isDirectory() || SKIPPED_FOLDERS.has(entry.name) || entry.name.startsWith(".")) continue;
+      const found = visit(join(dir, entry.name), depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return visit(root, 0);
+}
+
 export type BinaryLookup = { found: true; path: string } | { found: false; searched: string[] };
 
 /**

@@ -57,6 +57,14 @@ describe("TypeScript", () => {
     expect(doc.text).toContain("A circle of the given radius.");
   });
 
+  test("symbols by query with no server running yet starts them and searches", async () => {
+    await using fresh = await tempDir();
+    await fresh.write(TS_PROJECT);
+    await using t = await startTestRun(fresh.path, LSP_CONFIG);
+    const search = await call(await t.client(), "lsp", { action: "symbols", query: "totalAr" });
+    expect(search.text).toContain("src/shapes.ts:14: function totalArea");
+  });
+
   test("symbols by file is the outline; by query searches the workspace", async () => {
     const outline = await lsp({ action: "symbols", file: "src/shapes.ts" });
     expect(outline.text).toContain("src/shapes.ts:7: class Circle");
