@@ -86,6 +86,12 @@ export class LanguageServerSupervisor {
     throw new ToolFailure(`No language server can serve ${relativeToWorkdir(this.workdir, file)}: ${misses.join("; ")}. Add the marker at the project's root.`);
   }
 
+  /** The roots the file belongs to, one per server handling its extension (none started). */
+  rootsFor(file: string): string[] {
+    const roots = serversForExtension(this.catalog, extname(file)).flatMap((spec) => findRoot(this.workdir, file, spec.rootMarkers) ?? []);
+    return [...new Set(roots)];
+  }
+
   /** The running servers, for actions that span the run (workspace symbols). */
   running(): ServerHandle[] {
     return [...this.entries.values()].filter((e) => e.client?.alive).map((e) => ({ client: e.client!, spec: e.spec, root: e.root }));

@@ -103,13 +103,10 @@ async function answer(services: LanguageServices, args: Input, signal: AbortSign
       return { text: lines.join("\n"), data: { action, results: rows.map((r) => ({ ...r })) } };
     }
     case "reload": {
-      let root: string | undefined;
-      if (args.file !== undefined) {
-        const path = resolveInWorkdir(supervisor.workdir, args.file);
-        const handle = await supervisor.serverFor(path);
-        root = handle.root;
-      }
-      const reloaded = await supervisor.reload(root);
+      // The file only names the root; finding it must not start a server just to restart it.
+      const roots = args.file === undefined ? undefined : supervisor.rootsFor(resolveInWorkdir(supervisor.workdir, args.file));
+      if (roots?.length === 0) throw new ToolFailure(`No language server has a root for ${args.file}: no root marker in its folder or above it. lsp status lists the markers.`);
+      const reloaded = roots === undefined ? await supervisor.reload() : (await Promise.all(roots.map((root) => supervisor.reload(root)))).flat();
       const text = reloaded.length ? `Restarted: ${reloaded.join(", ")}.` : "No server had been started for that root yet; they start on first use.";
       return { text, data: { action, results: reloaded.map((name) => ({ server: name })) } };
     }
