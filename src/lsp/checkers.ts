@@ -35,6 +35,11 @@ export async function runChecker(checker: ProjectChecker, root: string, workdir:
   return { rows: parse(output, root, lines), timedOut: output.timedOut, command: [checker.command, ...checker.args].join(" ") };
 }
 
+/** Reads a checker's captured output into rows (exported for the parser tests). */
+export function parseCheckerOutput(format: Exclude<ProjectChecker["format"], "compile-commands">, stdout: string, stderr: string, root: string, lines: SourceLines): DiagnosticRow[] {
+  return PARSERS[format]({ stdout, stderr, timedOut: false }, root, lines);
+}
+
 type Parser = (output: Output, root: string, lines: SourceLines) => DiagnosticRow[];
 
 const TSC_LINE = /^(.+?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$/;
