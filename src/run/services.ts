@@ -1,6 +1,7 @@
 // The live resources of one run, each present only when the harness passed it in.
-import type { QuestionService } from "../questions/service.ts";
 import type { KernelFactory } from "../kernel/factory.ts";
+import type { LanguageServices } from "../lsp/service.ts";
+import type { QuestionService } from "../questions/service.ts";
 import type { GrammarLoader } from "../syntax/grammars.ts";
 import type { WorkerRoster } from "../workers/roster.ts";
 
@@ -9,6 +10,8 @@ export interface RunServices {
   conversation: string | undefined;
   /** The tree-sitter parser resource. */
   grammars?: GrammarLoader;
+  /** The language-server supervisor resource, with the run's diagnostic ledger. */
+  languageServers?: LanguageServices;
   /** The question port resource (ask_user, permission prompts, the operator page). */
   questions?: QuestionService;
   /** The kernel factory resource (eval). */
