@@ -7,13 +7,19 @@ import { lspRenameTool } from "./lsp-rename.ts";
 import { lspTool } from "./lsp.ts";
 import { vibeTools } from "./vibe-tools.ts";
 
-export function toolsForRun(services: RunServices): Tool[] {
-  const { questions, languageServers } = services;
-  return [
+/**
+ * Builds each tool once for the run and answers with the ones present right now. Tools are built
+ * once because their JSON Schemas are cached per schema object; rebuilding on every tools/list
+ * would convert every schema again.
+ */
+export function toolCatalog(services: RunServices): () => Tool[] {
+  const { questions, languageServers, kernels, workers } = services;
+  const fixed = [
     ...(languageServers ? [lspTool(languageServers), lspRenameTool(languageServers)] : []),
-    ...(services.kernels ? [evalTool(services.kernels)] : []),
+    ...(kernels ? [evalTool(kernels)] : []),
     ...(questions?.space ? [askUserTool(questions.desk, questions.space)] : []),
-    // Vibe mode is switched during the run (POST /harness/vibe); tools/list asks again each time.
-    ...(services.workers?.isOn ? vibeTools(services.workers) : []),
   ];
+  const vibe = workers ? vibeTools(workers) : [];
+  // Vibe mode is switched during the run (POST /harness/vibe); tools/list asks again each time.
+  return () => [...fixed, ...(workers?.isOn ? vibe : [])];
 }
