@@ -1,5 +1,6 @@
 // Runtime primitives under Bun (source checkout and the compiled binary alike).
 import { bunGrammarSource } from "./grammar-source.bun.ts";
+import { spawnParseWorker } from "./parse-worker.bun.ts";
 import type { RuntimePrimitives } from "./primitives.ts";
 
 /** Inside `bun build --compile` output, the entry script lives in Bun's embedded file system. */
@@ -13,5 +14,6 @@ export const bunPrimitives: RuntimePrimitives = {
     return { port: server.port ?? port, close: () => server.stop(true) };
   },
   grammars: bunGrammarSource,
+  spawnParseWorker,
   selfCommand: compiled ? [process.execPath] : [process.execPath, Bun.main],
 };
