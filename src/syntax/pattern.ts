@@ -44,7 +44,7 @@ export function compilePattern(language: string, source: string, parser: Parser)
     try {
       const start = scaffold.before.length;
       const end = start + substituted.length;
-      const broken = firstBrokenNode(tree.rootNode);
+      const broken = firstBrokenNode(tree.rootNode, meta);
       if (broken) {
         failures.push(`${scaffold.context}: ${describeBreak(broken, start, fragment)}`);
         continue;
@@ -88,14 +88,20 @@ function metaMatcher(metaChar: string): (text: string) => PatternNode | undefine
   };
 }
 
-function firstBrokenNode(node: Node): Node | undefined {
+/**
+ * The first ERROR or MISSING node. A metavariable the grammar cannot place bare is tolerated — an
+ * ERROR that is exactly `$$$BODY`, or a `;` missing right after one: `{ $$$BODY }` stands for
+ * statements, and the terminators belong to the code matched.
+ */
+function firstBrokenNode(node: Node, meta: (text: string) => PatternNode | undefined): Node | undefined {
   if (!node.hasError && !node.isMissing) return undefined;
-  if (node.isError || node.isMissing) return node;
+  if (node.isMissing) return node.previousSibling && meta(node.previousSibling.text) ? undefined : node;
+  if (node.isError) return meta(node.text) ? undefined : node;
   for (const child of node.children) {
-    const broken = firstBrokenNode(child);
+    const broken = firstBrokenNode(child, meta);
     if (broken) return broken;
   }
-  return node;
+  return undefined;
 }
 
 function describeBreak(node: Node, start: number, fragment: string): string {
