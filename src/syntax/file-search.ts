@@ -144,15 +144,16 @@ const BINDING_CHARS = 200;
 
 function matchRecord(text: string, match: NodeMatch): MatchRecord {
   const { node } = match;
-  const lines = node.text.split("\n");
-  const shown = lines.length > MATCH_TEXT_LINES ? `${lines.slice(0, MATCH_TEXT_LINES).join("\n")}\n… (${lines.length - MATCH_TEXT_LINES} more lines)` : node.text;
+  const matched = text.slice(node.startIndex, match.end);
+  const lines = matched.split("\n");
+  const shown = lines.length > MATCH_TEXT_LINES ? `${lines.slice(0, MATCH_TEXT_LINES).join("\n")}\n… (${lines.length - MATCH_TEXT_LINES} more lines)` : matched;
   const bindings: Record<string, string> = {};
   for (const [name, capture] of match.bindings) {
     const span = captureSpan(capture, node.startIndex);
     const value = text.slice(span.start, span.end);
     bindings[name] = value.length > BINDING_CHARS ? `${value.slice(0, BINDING_CHARS)}…` : value;
   }
-  return { start: position(text, node.startPosition, node.startIndex), end: position(text, node.endPosition, node.endIndex), text: shown, bindings };
+  return { start: position(text, node.startPosition, node.startIndex), end: position(text, { row: node.startPosition.row + lines.length - 1 }, match.end), text: shown, bindings };
 }
 
 /** 1-based line and column (UTF-16 code units, as editors count them). */

@@ -8,6 +8,8 @@ export type Bindings = ReadonlyMap<string, Capture>;
 
 export interface NodeMatch {
   node: Node;
+  /** Where the match ends: the node's end, less trailing tokens the pattern never mentioned. */
+  end: number;
   bindings: Bindings;
 }
 
@@ -19,9 +21,24 @@ export function findMatches(root: Node, pattern: Pattern): NodeMatch[] {
   for (const candidate of candidates) {
     if (!candidate) continue;
     const bindings = matchNode(goal, candidate, new Map());
-    if (bindings) matches.push({ node: candidate, bindings });
+    if (bindings) matches.push({ node: candidate, end: pattern.endsBeforeTerminator ? matchedEnd(goal, candidate) : candidate.endIndex, bindings });
   }
-  return matches.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+  return matches.sort((a, b) => a.node.startIndex - b.node.startIndex || b.end - a.end);
+}
+
+/**
+ * A Dart call is an expression statement with its `;`: the pattern `print($A)` must not claim
+ * (and a rewrite must not drop) a terminator it never mentioned. Walks the right edge.
+ */
+function matchedEnd(goal: PatternNode, node: Node): number {
+  if (goal.kind !== "node") return node.endIndex;
+  const last = goal.children[goal.children.length - 1];
+  if (!last || (last.kind === "meta" && last.multi)) return node.endIndex;
+  const children = significantChildren(node);
+  let k = children.length - 1;
+  while (k >= 0 && !children[k]!.isNamed && !(last.kind === "leaf" && last.type === children[k]!.type)) k--;
+  if (k < 0) return node.endIndex;
+  return last.kind === "node" ? matchedEnd(last, children[k]!) : children[k]!.endIndex;
 }
 
 function namedDescendants(root: Node): Node[] {

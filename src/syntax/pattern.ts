@@ -16,6 +16,11 @@ export interface Pattern {
   literals: string[];
   /** Names of binding metavariables, in order of appearance. */
   metavariables: string[];
+  /**
+   * The node the fragment parsed as also took a terminator from the scaffold (`print(a)` in Dart is
+   * an expression statement with its `;`): a match then ends where the fragment's tokens end.
+   */
+  endsBeforeTerminator: boolean;
 }
 
 export class PatternError extends Error {
@@ -58,7 +63,8 @@ export function compilePattern(language: string, source: string, parser: Parser)
       const literals = new Set<string>();
       const metavariables: string[] = [];
       collect(root, literals, metavariables);
-      return { language, source: fragment, root, context: scaffold.context, literals: [...literals], metavariables };
+      const endsBeforeTerminator = target.endIndex > end;
+      return { language, source: fragment, root, context: scaffold.context, literals: [...literals], metavariables, endsBeforeTerminator };
     } finally {
       tree.delete();
     }

@@ -23,7 +23,7 @@ export function outermost(matches: readonly NodeMatch[]): NodeMatch[] {
   for (const match of matches) {
     if (match.node.startIndex < coveredUntil) continue;
     kept.push(match);
-    coveredUntil = match.node.endIndex;
+    coveredUntil = match.end;
   }
   return kept;
 }
@@ -41,7 +41,7 @@ export function replacementFor(source: string, match: NodeMatch, template: strin
   // The template's own later lines are indented to the line where the match starts.
   const lineIndent = indentOfLine(source, start);
   const text = expanded.replace(/\n(?=[^\n])/g, `\n${lineIndent}`);
-  return { start, end: match.node.endIndex, text };
+  return { start, end: match.end, text };
 }
 
 export function applyReplacements(source: string, replacements: readonly Replacement[]): string {

@@ -30,7 +30,7 @@ export function unifiedDiff(rel: string, original: string, replacements: readonl
     const from = lineOf(r.start);
     const to = lineOf(Math.max(r.start, r.end - 1));
     const last = changes[changes.length - 1];
-    if (last && from <= last.to) {
+    if (last && from <= last.to + 1) {
       last.to = Math.max(last.to, to);
       last.replacements.push(r);
     } else changes.push({ from, to, replacements: [r] });
