@@ -21,7 +21,8 @@ async function build(target: string | undefined): Promise<string> {
   const name = target ? `sidecar-${target}${target.startsWith("windows") ? ".exe" : ""}` : "sidecar";
   const outfile = join(root, "dist", name);
   const result = await Bun.build({
-    entrypoints: [join(root, "src", "main.ts")],
+    // The parse worker is a second entrypoint so the binary embeds it (src/runtime/parse-worker.bun.ts).
+    entrypoints: [join(root, "src", "main.ts"), join(root, "src", "syntax", "parse-worker.ts")],
     compile: { outfile, ...(target ? { target: `bun-${target}` as Bun.Build.CompileTarget } : {}) },
     minify: true,
     sourcemap: "linked",

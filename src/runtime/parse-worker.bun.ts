@@ -1,5 +1,10 @@
-// Starts a parse worker under Bun. In a compiled binary the worker is an extra entrypoint of the
-// build (compile.ts), reachable by its source-relative path inside Bun's embedded file system.
+// Starts a parse worker under Bun. A compiled binary bundles the worker as a second entrypoint
+// (compile.ts), embedded beside main at <root>/syntax/parse-worker.js; from source it is a sibling file.
+import { dirname, join } from "node:path";
+
+const compiled = Bun.main.startsWith("/$bunfs/") || Bun.main.includes("~BUN");
+
 export function spawnParseWorker(): Worker {
-  return new Worker(new URL("../syntax/parse-worker.ts", import.meta.url).href);
+  const entry = compiled ? join(dirname(Bun.main), "syntax", "parse-worker.ts") : new URL("../syntax/parse-worker.ts", import.meta.url).href;
+  return new Worker(entry);
 }

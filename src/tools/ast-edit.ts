@@ -42,7 +42,7 @@ export function astEditTool(syntax: SyntaxService) {
             `(it captures ${answer.pattern.metavariables.map((n) => `$${n}`).join(", ") || "nothing"}). Use only the pattern's metavariables.`,
         );
       }
-      const notes = skippedNotes(syntax.root, answer);
+      const notes = skippedNotes(syntax.root, answer, syntax.fallbackReason);
       const changed = answer.outcomes.filter((o) => o.rewrite && o.rewrite.updated !== o.rewrite.original);
       if (changed.length === 0) {
         const why = answer.outcomes.some((o) => o.matches.length > 0) ? "every match already reads as the rewrite" : "no code matches the pattern";

@@ -38,8 +38,9 @@ export function formatMatch(match: MatchOut): string {
   return [head, body, ...names].join("\n");
 }
 
-export function skippedNotes(root: string, answer: SearchAnswer): string[] {
+export function skippedNotes(root: string, answer: SearchAnswer, fallbackReason?: string): string[] {
   const notes = answer.outcomes.filter((o) => o.skipped).map((o) => `${relativeToWorkdir(root, o.path)}: ${o.skipped}`);
   if (answer.oversized > 0) notes.push(`${answer.oversized} file(s) over the size limit were not searched`);
+  if (fallbackReason) notes.push(fallbackReason);
   return notes;
 }

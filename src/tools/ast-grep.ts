@@ -37,7 +37,7 @@ export function astGrepTool(syntax: SyntaxService) {
       const all = matchesOf(syntax.root, answer);
       const capped = capList(all, input.max_results ?? DEFAULT_MAX_RESULTS);
       const filesMatched = answer.outcomes.filter((o) => o.matches.length > 0).length;
-      const notes = skippedNotes(syntax.root, answer);
+      const notes = skippedNotes(syntax.root, answer, syntax.fallbackReason);
       const summary =
         all.length === 0
           ? `No match for the ${answer.language} pattern (parsed as ${answer.pattern.context}) in ${answer.filesSearched} file(s).`
