@@ -101,7 +101,7 @@ export class FileSearcher {
       tree = parsed;
       stats.parsed++;
     }
-    const matches = findMatches(tree.rootNode, pattern);
+    const matches = findMatches(tree.rootNode, pattern, text);
     const outcome: FileOutcome = { path: file.path, matches: matches.map((m) => matchRecord(text, m)) };
     if (job.rewrite !== undefined && matches.length > 0) {
       const replacements = outermost(matches).map((m) => replacementFor(text, m, job.rewrite!));

@@ -13,17 +13,65 @@ export interface NodeMatch {
   bindings: Bindings;
 }
 
-/** Every match in the tree, outermost first in document order; nested matches included. */
-export function findMatches(root: Node, pattern: Pattern): NodeMatch[] {
+/**
+ * Every match in the tree, outermost first in document order; nested matches included. With the
+ * source given, subtrees holding none of the pattern's rarest literal are never entered.
+ */
+export function findMatches(root: Node, pattern: Pattern, source?: string): NodeMatch[] {
   const goal = pattern.root;
-  const candidates = goal.kind === "meta" ? namedDescendants(root) : root.descendantsOfType(goal.type);
+  const occurrences = source === undefined ? undefined : rarestLiteralOffsets(source, pattern.literals);
+  const candidates = candidateNodes(root, goal.kind === "meta" ? undefined : goal.type, occurrences);
   const matches: NodeMatch[] = [];
   for (const candidate of candidates) {
-    if (!candidate) continue;
     const bindings = matchNode(goal, candidate, new Map());
     if (bindings) matches.push({ node: candidate, end: pattern.endsBeforeTerminator ? matchedEnd(goal, candidate) : candidate.endIndex, bindings });
   }
   return matches.sort((a, b) => a.node.startIndex - b.node.startIndex || b.end - a.end);
+}
+
+/** Start offsets of the literal occurring least often, or undefined when the pattern has none. */
+function rarestLiteralOffsets(source: string, literals: readonly string[]): number[] | undefined {
+  let best: number[] | undefined;
+  for (const literal of literals) {
+    const offsets: number[] = [];
+    for (let at = source.indexOf(literal); at !== -1; at = source.indexOf(literal, at + literal.length)) {
+      offsets.push(at);
+      if (best && offsets.length >= best.length) break;
+    }
+    if (!best || offsets.length < best.length) best = offsets;
+  }
+  return best;
+}
+
+function holdsOffset(offsets: readonly number[], start: number, end: number): boolean {
+  let lo = 0;
+  let hi = offsets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (offsets[mid]! < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < offsets.length && offsets[lo]! < end;
+}
+
+/** Nodes of `type` (every named node when undefined), walked with one cursor instead of node objects. */
+function candidateNodes(root: Node, type: string | undefined, offsets: readonly number[] | undefined): Node[] {
+  const out: Node[] = [];
+  const cursor = root.walk();
+  try {
+    for (;;) {
+      const relevant = offsets === undefined || holdsOffset(offsets, cursor.startIndex, cursor.endIndex);
+      if (relevant && (type === undefined ? cursor.nodeIsNamed && !isCommentType(cursor.nodeType) : cursor.nodeType === type)) {
+        out.push(cursor.currentNode);
+      }
+      if (relevant && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return out;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
 }
 
 /**
@@ -39,24 +87,6 @@ function matchedEnd(goal: PatternNode, node: Node): number {
   while (k >= 0 && !children[k]!.isNamed && !(last.kind === "leaf" && last.type === children[k]!.type)) k--;
   if (k < 0) return node.endIndex;
   return last.kind === "node" ? matchedEnd(last, children[k]!) : children[k]!.endIndex;
-}
-
-function namedDescendants(root: Node): Node[] {
-  const out: Node[] = [];
-  const cursor = root.walk();
-  let descending = true;
-  for (;;) {
-    if (descending && cursor.nodeIsNamed && !isCommentType(cursor.nodeType)) out.push(cursor.currentNode);
-    if (descending && cursor.gotoFirstChild()) continue;
-    if (cursor.gotoNextSibling()) {
-      descending = true;
-      continue;
-    }
-    if (!cursor.gotoParent()) break;
-    descending = false;
-  }
-  cursor.delete();
-  return out;
 }
 
 type Env = Map<string, Capture>;
@@ -80,7 +110,9 @@ function significantChildren(node: Node): Node[] {
 
 /** Matches pattern children from `i` against code children from `j`, backtracking over runs. */
 function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env): Env | undefined {
-  if (i === goals.length) return nodes.slice(j).every((n) => !n.isNamed) ? env : undefined;
+  // ast-grep's "smart" strictness skips whatever trails once the pattern is used up:
+  // `raise $E($$$A)` matches `raise E(x) from err`.
+  if (i === goals.length) return env;
   const goal = goals[i]!;
   if (goal.kind === "meta" && goal.multi) {
     // Shortest run first, as ast-grep does: the run stops where the rest of the pattern matches.
