@@ -1,6 +1,6 @@
 // Searches (and optionally rewrites) a batch of files: text pre-filter, cached parse, match.
 // The same code runs inside a parse worker or on the main thread when workers cannot start.
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import type { Parser } from "web-tree-sitter";
 import { captureSpan, findMatches, type NodeMatch } from "./match.ts";
 import type { ParseCache } from "./parse-cache.ts";
@@ -84,7 +84,7 @@ export class FileSearcher {
     } else {
       let bytes: Buffer;
       try {
-        bytes = await readFile(file.path);
+        bytes = readFileSync(file.path); // a worker thread: blocking beats an await per file
       } catch (error) {
         return { path: file.path, matches: [], skipped: `unreadable: ${(error as Error).message}` };
       }

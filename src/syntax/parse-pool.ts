@@ -30,6 +30,8 @@ export class ParsePool {
   private slots: Promise<WorkerSlot[]> | undefined;
   private inThread: FileSearcher | undefined;
   private nextJob = 1;
+  /** Which worker holds each file's cached tree. */
+  private readonly homes = new Map<string, number>();
   /** Why workers are not used, when they are not (reported by doctor and the tool's stats). */
   fallbackReason: string | undefined;
 
@@ -38,8 +40,7 @@ export class ParsePool {
   async run(job: SearchJob): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
     const slots = await this.startWorkers();
     if (slots.length === 0) return this.searcher().run(job);
-    const shares: SearchJob[] = slots.map(() => ({ ...job, files: [] }));
-    for (const file of job.files) shares[slotOf(file.path, slots.length)]!.files.push(file);
+    const shares = this.share(job, slots.length);
     const results = await Promise.all(
       slots.map((slot, k) => (shares[k]!.files.length === 0 ? { outcomes: [], stats: emptyStats() } : this.send(slot, shares[k]!))),
     );
@@ -52,12 +53,43 @@ export class ParsePool {
     return { outcomes: results.flatMap((r) => r.outcomes), stats };
   }
 
+  /**
+   * Splits a job between workers. A file seen before goes back to the worker that cached its tree;
+   * new files go, largest first, to the worker with the fewest bytes so far, so a cold query is balanced.
+   */
+  private share(job: SearchJob, count: number): SearchJob[] {
+    const shares: SearchJob[] = Array.from({ length: count }, () => ({ ...job, files: [] }));
+    const load = new Array<number>(count).fill(0);
+    const fresh = [];
+    for (const file of job.files) {
+      const home = this.homes.get(file.path);
+      if (home === undefined || home >= count) fresh.push(file);
+      else {
+        shares[home]!.files.push(file);
+        load[home]! += file.size;
+      }
+    }
+    fresh.sort((a, b) => b.size - a.size);
+    for (const file of fresh) {
+      const home = load.indexOf(Math.min(...load));
+      this.homes.set(file.path, home);
+      shares[home]!.files.push(file);
+      load[home]! += file.size;
+    }
+    return shares;
+  }
+
   /** Forgets cached trees of files just written. */
   invalidate(paths: readonly string[]): void {
     this.inThread?.invalidate(paths);
     void this.slots?.then((slots) => {
       for (const slot of slots) slot.worker.postMessage({ type: "invalidate", paths: [...paths] } satisfies ToWorker);
     });
+  }
+
+  /** Starts the workers ahead of the first query (the tree-sitter runtime takes a moment to load). */
+  prewarm(): void {
+    void this.startWorkers();
   }
 
   async close(): Promise<void> {
@@ -155,11 +187,4 @@ function readyOrTimeout(worker: Worker): Promise<void> {
 
 function emptyStats(): JobStats {
   return { candidates: 0, parsed: 0, cached: 0 };
-}
-
-/** FNV-1a of the path: a file goes to the same worker every time, so its cached tree is reused. */
-function slotOf(path: string, slots: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) % slots;
 }

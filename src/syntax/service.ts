@@ -69,6 +69,11 @@ export class SyntaxService {
     });
   }
 
+  /** Starts parse workers now rather than on the first query. */
+  prewarm(): void {
+    this.pool.prewarm();
+  }
+
   get fallbackReason(): string | undefined {
     return this.pool.fallbackReason;
   }
