@@ -28,7 +28,7 @@ const CASES: Case[] = [
   { language: "javascript", astGrepLanguage: "javascript", pattern: "$A === undefined" },
   { language: "javascript", astGrepLanguage: "javascript", pattern: "Object.keys($O)" },
   { language: "typescript", astGrepLanguage: "typescript", pattern: "export declare function $F($$$P): $R;" },
-  { language: "typescript", astGrepLanguage: "typescript", pattern: "import { $$$N } from $S" },
+  { language: "typescript", astGrepLanguage: "typescript", pattern: "$A as $T" },
   { language: "python", astGrepLanguage: "python", pattern: "isinstance($X, $T)" },
   { language: "python", astGrepLanguage: "python", pattern: "raise $E($$$A)" },
 ];
@@ -100,7 +100,7 @@ async function startSidecar(corpus: string): Promise<Sidecar> {
 
 async function sidecarQuery(s: Sidecar, c: Case): Promise<{ ms: number; total: number; keys: Set<string>; notes: string[] }> {
   const started = performance.now();
-  const result = await s.client.callTool({ name: "ast_grep", arguments: { pattern: c.pattern, language: c.language, max_results: 100_000 } }, undefined, { timeout: 600_000 });
+  const result = await s.client.callTool({ name: "ast_grep", arguments: { pattern: c.pattern, language: c.language, max_results: 1000 } }, undefined, { timeout: 600_000 });
   const ms = performance.now() - started;
   if (result.isError) throw new Error(`sidecar failed: ${JSON.stringify(result.content)}`);
   const data = result.structuredContent as { total: number; matches: { path: string; start: { line: number; column: number } }[]; notes: string[] };
@@ -121,9 +121,10 @@ for (const c of CASES) {
     for (let k = 0; k < WARM_RUNS; k++) warm.push(await sidecarQuery(sidecar, c));
     const warmMs = median(warm.map((r) => r.ms));
     const theirs = cli[0]!.keys;
+    // Totals are compared in full; positions for the first 1000 shown (the tool's cap).
     const same = cold.total === theirs.size && [...cold.keys].every((k) => theirs.has(k));
     if (!same) {
-      const missing = [...theirs].filter((k) => !cold.keys.has(k)).slice(0, 3);
+      const missing = cold.keys.size < cold.total ? [] : [...theirs].filter((k) => !cold.keys.has(k)).slice(0, 3);
       const extra = [...cold.keys].filter((k) => !theirs.has(k)).slice(0, 3);
       console.log(`  differs for ${c.pattern}: sidecar ${cold.total}, ast-grep ${theirs.size}; only ast-grep: ${missing.join(" ")}; only sidecar: ${extra.join(" ")}`);
     }

@@ -23,6 +23,8 @@ export interface PoolOptions {
 interface WorkerSlot {
   worker: Worker;
   grammars: Set<string>;
+  /** Set when the worker died; the pool then parses on the main thread. */
+  crashed?: string;
   pending: Map<number, { resolve(r: { outcomes: FileOutcome[]; stats: JobStats }): void; reject(e: Error): void }>;
 }
 
@@ -39,7 +41,7 @@ export class ParsePool {
 
   async run(job: SearchJob): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
     const slots = await this.startWorkers();
-    if (slots.length === 0) return this.searcher().run(job);
+    if (slots.length === 0 || slots.some((slot) => slot.crashed)) return this.searcher().run(job);
     const shares = this.share(job, slots.length);
     const results = await Promise.all(
       slots.map((slot, k) => (shares[k]!.files.length === 0 ? { outcomes: [], stats: emptyStats() } : this.send(slot, shares[k]!))),
@@ -161,6 +163,8 @@ export class ParsePool {
     });
     worker.addEventListener("error", (event) => {
       const error = new Error(`a parse worker crashed: ${(event as ErrorEvent).message ?? "unknown error"}`);
+      slot.crashed = error.message;
+      this.fallbackReason = `${error.message}; parsing on the main thread from now on`;
       for (const pending of slot.pending.values()) pending.reject(error);
       slot.pending.clear();
     });

@@ -19,7 +19,7 @@ export function astGrepTool(syntax: SyntaxService) {
       path: pathArg,
       language: languageArg,
       max_results: v.optional(
-        v.pipe(v.number("expected a whole number"), v.integer("expected a whole number"), v.minValue(1), v.maxValue(100_000), v.description("Default 50.")),
+        v.pipe(v.number("expected a whole number"), v.integer("expected a whole number"), v.minValue(1), v.maxValue(1000), v.description("Default 50.")),
       ),
     }),
     output: v.object({

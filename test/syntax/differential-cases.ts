@@ -29,8 +29,9 @@ export const DIFFERENTIAL_CASES: DifferentialCase[] = [
     language: "python",
     astGrepLanguage: "python",
     file: "a.py",
-    code: `import os\nprint(os.path.join(a, b))\nprint("print(1)")\n# print(2)\nx = x + 1\ny = x + 1\ndef f(a, b):\n    return a\n`,
-    patterns: ["print($A)", "os.path.join($$$P)", "$X = $X + 1", "def $F($$$P):\n    $$$B", "return $R"],
+    code: `import os\nprint(os.path.join(a, b))\nprint("print(1)")\n# print(2)\nx = x + 1\ny = x + 1\ndef f(a, b):\n    return a\nraise ValueError(a) from err\nraise KeyError()\n`,
+    // `raise $E($$$A)` also matches `raise E(a) from err`: smart strictness skips trailing nodes.
+    patterns: ["print($A)", "os.path.join($$$P)", "$X = $X + 1", "def $F($$$P):\n    $$$B", "return $R", "raise $E($$$A)"],
   },
   {
     language: "go",
