@@ -48,6 +48,16 @@ export interface JobStats {
   cached: number;
 }
 
+export class SearchCancelled extends Error {
+  override name = "SearchCancelled";
+  constructor() {
+    super("The search was cancelled.");
+  }
+}
+
+/** How many files a search handles before yielding to the event loop (to hear a cancel). */
+const FILES_BETWEEN_YIELDS = 16;
+
 /** Binary files have NUL bytes early; tree-sitter would only produce errors for them. */
 const BINARY_SNIFF_BYTES = 8000;
 
@@ -60,12 +70,15 @@ export class FileSearcher {
     private readonly cache: ParseCache,
   ) {}
 
-  async run(job: SearchJob): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
+  /** `cancelled` is polled between files; a macrotask yield now and then lets a cancel message in. */
+  async run(job: SearchJob, cancelled: () => boolean = () => false): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
     const parser = await this.parser(job.language);
     const pattern = this.pattern(job, parser);
     const stats: JobStats = { candidates: 0, parsed: 0, cached: 0 };
     const outcomes: FileOutcome[] = [];
-    for (const file of job.files) {
+    for (const [k, file] of job.files.entries()) {
+      if (k % FILES_BETWEEN_YIELDS === FILES_BETWEEN_YIELDS - 1) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (cancelled()) throw new SearchCancelled();
       const outcome = await this.searchFile(file, job, pattern, parser, stats);
       if (outcome) outcomes.push(outcome);
     }

@@ -39,12 +39,12 @@ export class ParsePool {
 
   constructor(private readonly options: PoolOptions) {}
 
-  async run(job: SearchJob): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
+  async run(job: SearchJob, signal?: AbortSignal): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
     const slots = await this.startWorkers();
-    if (slots.length === 0 || slots.some((slot) => slot.crashed)) return this.searcher().run(job);
+    if (slots.length === 0 || slots.some((slot) => slot.crashed)) return this.searcher().run(job, () => signal?.aborted === true);
     const shares = this.share(job, slots.length);
     const results = await Promise.all(
-      slots.map((slot, k) => (shares[k]!.files.length === 0 ? { outcomes: [], stats: emptyStats() } : this.send(slot, shares[k]!))),
+      slots.map((slot, k) => (shares[k]!.files.length === 0 ? { outcomes: [], stats: emptyStats() } : this.send(slot, shares[k]!, signal))),
     );
     const stats = emptyStats();
     for (const r of results) {
@@ -111,7 +111,7 @@ export class ParsePool {
     return this.inThread;
   }
 
-  private async send(slot: WorkerSlot, job: SearchJob): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
+  private async send(slot: WorkerSlot, job: SearchJob, signal?: AbortSignal): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
     if (!slot.grammars.has(job.language)) {
       const bytes = await this.options.source.grammarBytes(job.language);
       slot.worker.postMessage({ type: "grammar", id: job.language, bytes } satisfies ToWorker);
@@ -121,6 +121,7 @@ export class ParsePool {
     return new Promise((resolve, reject) => {
       slot.pending.set(id, { resolve, reject });
       slot.worker.postMessage({ type: "job", id, job } satisfies ToWorker);
+      signal?.addEventListener("abort", () => slot.worker.postMessage({ type: "cancel", id } satisfies ToWorker), { once: true });
     });
   }
 

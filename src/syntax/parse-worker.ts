@@ -9,6 +9,7 @@ import type { FromWorker, ToWorker } from "./worker-protocol.ts";
 declare const self: { onmessage: ((event: MessageEvent<ToWorker>) => void) | null; postMessage(message: FromWorker): void };
 
 let runtimeWasm: Uint8Array | undefined;
+const cancelled = new Set<number>();
 const grammarBytes = new Map<string, Uint8Array>();
 const loader = new GrammarLoader({
   async grammarBytes(id) {
@@ -37,16 +38,21 @@ self.onmessage = (event) => {
     case "grammar":
       grammarBytes.set(message.id, message.bytes);
       return;
+    case "cancel":
+      cancelled.add(message.id);
+      return;
     case "invalidate":
       queue = queue.then(() => searcher.invalidate(message.paths));
       return;
     case "job":
       queue = queue.then(async () => {
         try {
-          const { outcomes, stats } = await searcher.run(message.job);
+          const { outcomes, stats } = await searcher.run(message.job, () => cancelled.has(message.id));
           self.postMessage({ type: "result", id: message.id, outcomes, stats });
         } catch (error) {
           self.postMessage({ type: "failed", id: message.id, message: (error as Error).message, patternError: error instanceof PatternError });
+        } finally {
+          cancelled.delete(message.id);
         }
       });
       return;

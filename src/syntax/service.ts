@@ -31,6 +31,8 @@ export interface SearchRequest {
   path?: string;
   language?: string;
   rewrite?: string;
+  /** Aborting stops the search between files. */
+  signal?: AbortSignal;
 }
 
 export interface SearchAnswer {
@@ -96,7 +98,7 @@ export class SyntaxService {
     }
     let result;
     try {
-      result = await this.pool.run({ language, pattern: request.pattern, files, rewrite: request.rewrite });
+      result = await this.pool.run({ language, pattern: request.pattern, files, rewrite: request.rewrite }, request.signal);
     } catch (error) {
       if (error instanceof PatternError) throw new ToolFailure(error.message);
       throw error;

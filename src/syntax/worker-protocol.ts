@@ -5,7 +5,8 @@ export type ToWorker =
   | { type: "hello"; runtimeWasm: Uint8Array; cacheChars: number }
   | { type: "grammar"; id: string; bytes: Uint8Array }
   | { type: "job"; id: number; job: SearchJob }
-  | { type: "invalidate"; paths: string[] };
+  | { type: "invalidate"; paths: string[] }
+  | { type: "cancel"; id: number };
 
 export type FromWorker =
   | { type: "ready" }

@@ -33,8 +33,8 @@ export function astEditTool(syntax: SyntaxService) {
       diff: v.string(),
       notes: v.array(v.string()),
     }),
-    async run(input) {
-      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, rewrite: input.rewrite });
+    async run(input, ctx) {
+      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, rewrite: input.rewrite, signal: ctx.signal });
       const unbound = unboundInTemplate(input.rewrite, answer.pattern.metavariables);
       if (unbound.length > 0) {
         throw new ToolFailure(

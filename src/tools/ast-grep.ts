@@ -32,8 +32,8 @@ export function astGrepTool(syntax: SyntaxService) {
       files_matched: v.number(),
       notes: v.array(v.string()),
     }),
-    async run(input) {
-      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language });
+    async run(input, ctx) {
+      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, signal: ctx.signal });
       const all = matchesOf(syntax.root, answer);
       const capped = capList(all, input.max_results ?? DEFAULT_MAX_RESULTS);
       const filesMatched = answer.outcomes.filter((o) => o.matches.length > 0).length;
