@@ -56,7 +56,7 @@ export class SearchCancelled extends Error {
 }
 
 /** How many files a search handles before yielding to the event loop (to hear a cancel). */
-const FILES_BETWEEN_YIELDS = 16;
+const FILES_BETWEEN_YIELDS = 64;
 
 /** Binary files have NUL bytes early; tree-sitter would only produce errors for them. */
 const BINARY_SNIFF_BYTES = 8000;

@@ -121,7 +121,9 @@ export class ParsePool {
     return new Promise((resolve, reject) => {
       slot.pending.set(id, { resolve, reject });
       slot.worker.postMessage({ type: "job", id, job } satisfies ToWorker);
-      signal?.addEventListener("abort", () => slot.worker.postMessage({ type: "cancel", id } satisfies ToWorker), { once: true });
+      const cancel = () => slot.worker.postMessage({ type: "cancel", id } satisfies ToWorker);
+      if (signal?.aborted) cancel();
+      else signal?.addEventListener("abort", cancel, { once: true });
     });
   }
 
