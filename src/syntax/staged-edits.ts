@@ -74,8 +74,10 @@ export class StagedEdits {
       throw error;
     }
     edit.state = "accepted";
-    const notes = await afterWrite(edit.files.map((f) => f.path));
-    return { files: edit.files, notes };
+    const files = edit.files;
+    edit.files = []; // the written content lives on disk now; the store keeps only the state
+    const notes = await afterWrite(files.map((f) => f.path));
+    return { files, notes };
   }
 
   private staged(id: string): StagedEdit {
