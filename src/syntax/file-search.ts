@@ -19,6 +19,11 @@ export interface SearchJob {
   files: FileRef[];
   /** When set, each file's outermost matches are rewritten with this template. */
   rewrite?: string;
+  /**
+   * Match records built at most (files in path order); later matches are only counted, so a
+   * pattern like `$X` over a large tree cannot flood memory. Absent means all.
+   */
+  maxRecords?: number;
 }
 
 export interface Position {
@@ -35,6 +40,8 @@ export interface MatchRecord {
 
 export interface FileOutcome {
   path: string;
+  /** Every match in the file, counted even when its record was not built. */
+  count: number;
   matches: MatchRecord[];
   /** Present for rewrite jobs with at least one match. */
   rewrite?: { original: string; updated: string; replacements: Array<{ start: number; end: number; text: string }> };
@@ -76,10 +83,12 @@ export class FileSearcher {
     const pattern = this.pattern(job, parser);
     const stats: JobStats = { candidates: 0, parsed: 0, cached: 0 };
     const outcomes: FileOutcome[] = [];
-    for (const [k, file] of job.files.entries()) {
+    const budget = { records: job.maxRecords ?? Number.POSITIVE_INFINITY };
+    const files = [...job.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const [k, file] of files.entries()) {
       if (k % FILES_BETWEEN_YIELDS === FILES_BETWEEN_YIELDS - 1) await new Promise((resolve) => setTimeout(resolve, 0));
       if (cancelled()) throw new SearchCancelled();
-      const outcome = await this.searchFile(file, job, pattern, parser, stats);
+      const outcome = await this.searchFile(file, job, pattern, parser, stats, budget);
       if (outcome) outcomes.push(outcome);
     }
     return { outcomes, stats };
@@ -89,7 +98,14 @@ export class FileSearcher {
     for (const path of paths) this.cache.invalidate(path);
   }
 
-  private async searchFile(file: FileRef, job: SearchJob, pattern: Pattern, parser: Parser, stats: JobStats): Promise<FileOutcome | undefined> {
+  private async searchFile(
+    file: FileRef,
+    job: SearchJob,
+    pattern: Pattern,
+    parser: Parser,
+    stats: JobStats,
+    budget: { records: number },
+  ): Promise<FileOutcome | undefined> {
     const cached = this.cache.get(file.path, file.size, file.mtimeMs, job.language);
     let text: string;
     if (cached) {
@@ -99,7 +115,7 @@ export class FileSearcher {
       try {
         bytes = readFileSync(file.path); // a worker thread: blocking beats an await per file
       } catch (error) {
-        return { path: file.path, matches: [], skipped: `unreadable: ${(error as Error).message}` };
+        return { path: file.path, count: 0, matches: [], skipped: `unreadable: ${(error as Error).message}` };
       }
       if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return undefined;
       text = bytes.toString("utf8");
@@ -110,12 +126,14 @@ export class FileSearcher {
     if (tree) stats.cached++;
     else {
       const parsed = parser.parse(text);
-      if (!parsed) return { path: file.path, matches: [], skipped: "the parser gave up on it" };
+      if (!parsed) return { path: file.path, count: 0, matches: [], skipped: "the parser gave up on it" };
       tree = parsed;
       stats.parsed++;
     }
     const matches = findMatches(tree.rootNode, pattern, text);
-    const outcome: FileOutcome = { path: file.path, matches: matches.map((m) => matchRecord(text, m)) };
+    const recorded = matches.slice(0, Math.max(0, Math.min(matches.length, budget.records)));
+    budget.records -= recorded.length;
+    const outcome: FileOutcome = { path: file.path, count: matches.length, matches: recorded.map((m) => matchRecord(text, m)) };
     if (job.rewrite !== undefined && matches.length > 0) {
       const replacements = outermost(matches).map((m) => replacementFor(text, m, job.rewrite!));
       outcome.rewrite = { original: text, updated: applyReplacements(text, replacements), replacements };

@@ -31,6 +31,8 @@ export interface SearchRequest {
   path?: string;
   language?: string;
   rewrite?: string;
+  /** Match records wanted (the rest are only counted); default all. */
+  maxRecords?: number;
   /** Aborting stops the search between files. */
   signal?: AbortSignal;
 }
@@ -98,12 +100,12 @@ export class SyntaxService {
     }
     let result;
     try {
-      result = await this.pool.run({ language, pattern: request.pattern, files, rewrite: request.rewrite }, request.signal);
+      result = await this.pool.run({ language, pattern: request.pattern, files, rewrite: request.rewrite, maxRecords: request.maxRecords }, request.signal);
     } catch (error) {
       if (error instanceof PatternError) throw new ToolFailure(error.message);
       throw error;
     }
-    const outcomes = result.outcomes.filter((o) => o.matches.length > 0 || o.skipped).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const outcomes = result.outcomes.filter((o) => o.count > 0 || o.skipped).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { language, pattern, outcomes, filesSearched: files.length, oversized, stats: result.stats };
   }
 

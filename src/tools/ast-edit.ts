@@ -45,7 +45,7 @@ export function astEditTool(syntax: SyntaxService) {
       const notes = skippedNotes(syntax.root, answer, syntax.fallbackReason);
       const changed = answer.outcomes.filter((o) => o.rewrite && o.rewrite.updated !== o.rewrite.original);
       if (changed.length === 0) {
-        const why = answer.outcomes.some((o) => o.matches.length > 0) ? "every match already reads as the rewrite" : "no code matches the pattern";
+        const why = answer.outcomes.some((o) => o.count > 0) ? "every match already reads as the rewrite" : "no code matches the pattern";
         return { text: `Nothing staged: ${why} (${answer.filesSearched} ${answer.language} file(s) searched).`, data: { replacements: 0, files: [], diff: "", notes } };
       }
       const staged: StagedFile[] = changed.map((o) => ({

@@ -1,6 +1,5 @@
 // ast_grep: structural search over the workspace with metavariables (read tier).
 import * as v from "valibot";
-import { capList } from "../tool/budget.ts";
 import { defineTool } from "../tool/define.ts";
 import type { SyntaxService } from "../syntax/service.ts";
 import description from "./ast-grep.txt" with { type: "text" };
@@ -33,15 +32,18 @@ export function astGrepTool(syntax: SyntaxService) {
       notes: v.array(v.string()),
     }),
     async run(input, ctx) {
-      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, signal: ctx.signal });
-      const all = matchesOf(syntax.root, answer);
-      const capped = capList(all, input.max_results ?? DEFAULT_MAX_RESULTS);
-      const filesMatched = answer.outcomes.filter((o) => o.matches.length > 0).length;
+      const maxResults = input.max_results ?? DEFAULT_MAX_RESULTS;
+      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, maxRecords: maxResults, signal: ctx.signal });
+      const total = answer.outcomes.reduce((n, o) => n + o.count, 0);
+      // Each worker built up to maxResults records in path order, so the first maxResults overall are here.
+      const recorded = matchesOf(syntax.root, answer).slice(0, maxResults);
+      const capped = { items: recorded, shown: recorded.length, note: recorded.length < total ? `${recorded.length} of ${total} shown` : "" };
+      const filesMatched = answer.outcomes.filter((o) => o.count > 0).length;
       const notes = skippedNotes(syntax.root, answer, syntax.fallbackReason);
       const summary =
-        all.length === 0
+        total === 0
           ? `No match for the ${answer.language} pattern (parsed as ${answer.pattern.context}) in ${answer.filesSearched} file(s).`
-          : `${all.length} match(es) in ${filesMatched} file(s) of ${answer.filesSearched} searched${capped.note ? ` (${capped.note}; raise max_results or narrow path)` : ""}.`;
+          : `${total} match(es) in ${filesMatched} file(s) of ${answer.filesSearched} searched${capped.note ? ` (${capped.note}; raise max_results or narrow path)` : ""}.`;
       const text = [summary, ...capped.items.map(formatMatch), ...notes.map((n) => `note: ${n}`)].join("\n");
       return {
         text,
@@ -49,7 +51,7 @@ export function astGrepTool(syntax: SyntaxService) {
           language: answer.language,
           context: answer.pattern.context,
           matches: capped.items,
-          total: all.length,
+          total,
           shown: capped.shown,
           files_searched: answer.filesSearched,
           files_matched: filesMatched,
