@@ -2,9 +2,12 @@
 import type { Tool } from "../tool/define.ts";
 import type { RunServices } from "../run/services.ts";
 import { askUserTool } from "./ask-user.ts";
+import { astEditTool } from "./ast-edit.ts";
+import { astGrepTool } from "./ast-grep.ts";
 import { evalTool } from "./eval.ts";
 import { lspRenameTool } from "./lsp-rename.ts";
 import { lspTool } from "./lsp.ts";
+import { resolveTool } from "./resolve.ts";
 import { vibeTools } from "./vibe-tools.ts";
 
 /**
@@ -13,9 +16,10 @@ import { vibeTools } from "./vibe-tools.ts";
  * would convert every schema again.
  */
 export function toolCatalog(services: RunServices): () => Tool[] {
-  const { questions, languageServers, kernels, workers } = services;
+  const { syntax, questions, languageServers, kernels, workers } = services;
   const fixed = [
     ...(languageServers ? [lspTool(languageServers), lspRenameTool(languageServers)] : []),
+    ...(syntax ? [astGrepTool(syntax), astEditTool(syntax), resolveTool(syntax)] : []),
     ...(kernels ? [evalTool(kernels)] : []),
     ...(questions?.space ? [askUserTool(questions.desk, questions.space)] : []),
   ];
