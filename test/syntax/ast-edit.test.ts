@@ -1,6 +1,7 @@
+import { execFileSync } from "node:child_process";
 // ast_edit and resolve through a real run: staging writes nothing, accept is all-or-nothing.
 import { describe, expect, test } from "bun:test";
-import { chmod, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
@@ -83,11 +84,10 @@ describe("resolve", () => {
     expect(await readFile(join(dir.path, "a.rb"), "utf8")).toBe("puts 1\n");
   });
 
-  test("a failed write restores the files already replaced", async () => {
+  test("a file the writer cannot prepare fails the accept before anything is replaced", async () => {
     await using dir = await tempDir();
     // Tests run as root, so permission bits cannot make a file unwritable. A 250-character name
-    // can: its temp file name (name plus a suffix) exceeds the 255-byte limit, so that write fails
-    // after a.c — which sorts first — was already replaced.
+    // can: its temp file name (name plus a suffix) exceeds the 255-byte limit.
     const longName = `z${"x".repeat(247)}.c`;
     await dir.write({ "a.c": "int f(void) { return old(1); }\n", [longName]: "int g(void) { return old(2); }\n" });
     await using t = await startTestRun(dir.path, PARSER);
@@ -99,9 +99,31 @@ describe("resolve", () => {
     ]);
     const r = await call(client, "resolve", { edit_id: staged.data.edit_id, action: "accept" });
     expect(r.isError).toBe(true);
-    expect(r.text).toContain("were restored");
+    expect(r.text).toContain("nothing changed");
     expect(await readFile(join(dir.path, "a.c"), "utf8")).toBe("int f(void) { return old(1); }\n");
     expect(await readFile(join(dir.path, longName), "utf8")).toBe("int g(void) { return old(2); }\n");
+    expect((await readdir(dir.path)).sort()).toEqual(["a.c", longName].sort()); // no temp file left behind
+  });
+
+  test("a rename that fails after another file was replaced restores that file", async () => {
+    await using dir = await tempDir();
+    // Root ignores permission bits, but not the immutable attribute: renaming over b.c fails after
+    // a.c (which sorts first) was already replaced.
+    await dir.write({ "a.c": "int f(void) { return old(1); }\n", "b.c": "int g(void) { return old(2); }\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const staged = await call(client, "ast_edit", { pattern: "old($A)", rewrite: "new_call($A)", language: "c" });
+    execFileSync("chattr", ["+i", join(dir.path, "b.c")]);
+    try {
+      const r = await call(client, "resolve", { edit_id: staged.data.edit_id, action: "accept" });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain("were restored");
+      expect(await readFile(join(dir.path, "a.c"), "utf8")).toBe("int f(void) { return old(1); }\n");
+      expect(await readFile(join(dir.path, "b.c"), "utf8")).toBe("int g(void) { return old(2); }\n");
+      expect((await readdir(dir.path)).sort()).toEqual(["a.c", "b.c"]);
+    } finally {
+      execFileSync("chattr", ["-i", join(dir.path, "b.c")]);
+    }
   });
 
   test("discard drops the edit; unknown and discarded ids are clear errors", async () => {
