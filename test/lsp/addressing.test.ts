@@ -109,7 +109,7 @@ describe("writeFilesAtomically writes all files or none", () => {
       { path: join(dir.path, "a.txt"), content: "new a" },
       { path: join(dir.path, "blocked"), content: "file" },
     ]);
-    await expect(attempt).rejects.toThrow(/Nothing was written: replacing .*blocked failed/);
+    await expect(attempt).rejects.toThrow(/Writing .*blocked failed .*already written were restored, so nothing changed/);
     expect(await readFile(join(dir.path, "a.txt"), "utf8")).toBe("old a");
   });
 });
