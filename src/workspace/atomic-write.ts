@@ -44,7 +44,14 @@ interface Original {
  * changes nothing. Returns the paths written.
  */
 export async function writeFilesAtomically(changes: readonly FileChange[], removals: readonly string[] = []): Promise<string[]> {
-  const originals = await Promise.all(changes.map((c) => readOriginal(c.path)));
+  const originals: Original[] = [];
+  for (const change of changes) {
+    try {
+      originals.push(await readOriginal(change.path));
+    } catch (error) {
+      throw new AtomicWriteError(change.path, error as Error, [], []);
+    }
+  }
   const temps: string[] = [];
   try {
     for (const [k, change] of changes.entries()) {
@@ -82,6 +89,7 @@ export async function writeFilesAtomically(changes: readonly FileChange[], remov
 
 async function readOriginal(path: string): Promise<Original> {
   const info = await lstat(path).catch(() => undefined);
+  if (info?.isDirectory()) throw new Error("it is a directory, not a file");
   return { path, content: info ? await readFile(path) : undefined, mode: info ? info.mode & 0o7777 : undefined };
 }
 

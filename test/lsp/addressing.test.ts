@@ -99,17 +99,18 @@ describe("writeFilesAtomically writes all files or none", () => {
     expect(await readFile(join(dir.path, "sub/c.txt"), "utf8")).toBe("new c");
   });
 
-  test("when one replacement fails, the files already replaced are restored", async () => {
+  test("a target that cannot be written fails the whole write before any file changes", async () => {
     await using dir = await tempDir();
     await dir.write({ "a.txt": "old a" });
-    // A directory cannot be replaced by a file: the second rename fails after the first landed.
+    // A directory cannot be replaced by a file. (test/syntax/ast-edit.test.ts covers a rename failing
+    // after another file was replaced, which restores it.)
     await mkdir(join(dir.path, "blocked"));
     await dir.write({ "blocked/keep": "x" });
     const attempt = writeFilesAtomically([
       { path: join(dir.path, "a.txt"), content: "new a" },
       { path: join(dir.path, "blocked"), content: "file" },
     ]);
-    await expect(attempt).rejects.toThrow(/Writing .*blocked failed .*already written were restored, so nothing changed/);
+    await expect(attempt).rejects.toThrow(/Writing .*blocked failed \(it is a directory, not a file\); no file had been written yet, so nothing changed/);
     expect(await readFile(join(dir.path, "a.txt"), "utf8")).toBe("old a");
   });
 });
