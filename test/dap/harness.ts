@@ -1,0 +1,52 @@
+// Drives the debug tool through a real run and the official MCP SDK client, for the adapter tests.
+import { existsSync } from "node:fs";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
+
+export interface DebugReply {
+  text: string;
+  data: Record<string, any>;
+  isError: boolean;
+}
+
+export interface DebugHarness extends AsyncDisposable {
+  t: TestRun;
+  call(args: Record<string, unknown>): Promise<DebugReply>;
+  /** Calls and fails the test with the tool's own words when it answered isError. */
+  ok(args: Record<string, unknown>): Promise<DebugReply>;
+}
+
+export async function debugHarness(workdir: string, settings: Record<string, unknown> = {}): Promise<DebugHarness> {
+  const t = await startTestRun(workdir, { conversation: "c1", resources: { debugAdapters: settings } });
+  const client: Client = await t.client();
+  const call = async (args: Record<string, unknown>): Promise<DebugReply> => {
+    const result = await client.callTool({ name: "debug", arguments: args }, undefined, { timeout: 180_000 });
+    const text = (result.content as { text: string }[])[0]?.text ?? "";
+    return { text, data: (result.structuredContent ?? {}) as Record<string, any>, isError: result.isError === true };
+  };
+  return {
+    t,
+    call,
+    async ok(args) {
+      const reply = await call(args);
+      if (reply.isError) throw new Error(`debug ${JSON.stringify(args)} failed: ${reply.text}`);
+      return reply;
+    },
+    [Symbol.asyncDispose]: () => t[Symbol.asyncDispose](),
+  };
+}
+
+/** Fails with the install command when a component the test drives is missing. */
+export function requireTool(path: string, install: string): void {
+  if (!existsSync(path)) throw new Error(`${path} is missing; install it with: ${install}`);
+}
+
+/** Whether a pid is still alive (signal 0 probes without killing). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
