@@ -76,7 +76,8 @@ export const ADAPTERS: readonly AdapterEntry[] = [
       justMyCode: true,
       ...(python ? { python: [python] } : {}),
     }),
-    attachVia: "adapter",
+    // `debugpy --listen` runs its own adapter on that port: the client speaks DAP to it directly.
+    attachVia: "direct",
     attachArguments: (port) => ({ type: "python", request: "attach", connect: { host: LOCALHOST, port }, justMyCode: true }),
     evaluateContext: "repl",
     hiddenVariables: ["special variables", "function variables", "class variables", "protected variables"],

@@ -59,7 +59,10 @@ async function describeState(session: DebugSession, outcome: StopOutcome, waited
   }
   const body = outcome.body;
   const threads = await session.connection.request<DebugProtocol.ThreadsResponse>("threads").catch(() => undefined);
-  const threadId = body.threadId ?? (await userThread(session, threads?.threads ?? []));
+  // After a pause the adapter's pick is arbitrary (delve names no thread, or a runtime goroutine):
+  // the thread worth showing is one running the project's code.
+  const threadId =
+    body.threadId === undefined || body.reason === "pause" ? await userThread(session, threads?.threads ?? [], body.threadId) : body.threadId;
   if (threadId !== undefined) session.currentThread = threadId;
   const report: StopReport = { state: "stopped", reason: body.reason, output: "" };
   if (body.description) report.description = body.description;
@@ -92,16 +95,21 @@ export function shownFrame(session: DebugSession, frame: DebugProtocol.StackFram
   };
 }
 
-/** A stop without a thread (delve after pause): the first goroutine whose top frame is in the project. */
-async function userThread(session: DebugSession, threads: readonly DebugProtocol.Thread[]): Promise<number | undefined> {
-  for (const thread of threads.slice(0, USER_THREAD_SCAN)) {
+/** The preferred thread if its top frame is in the project, else the first goroutine/thread that is. */
+async function userThread(
+  session: DebugSession,
+  threads: readonly DebugProtocol.Thread[],
+  preferred: number | undefined,
+): Promise<number | undefined> {
+  const ordered = [...threads].sort((a, b) => Number(b.id === preferred) - Number(a.id === preferred));
+  for (const thread of ordered.slice(0, USER_THREAD_SCAN)) {
     const body = await session.connection
       .request<DebugProtocol.StackTraceResponse>("stackTrace", { threadId: thread.id, startFrame: 0, levels: 1 })
       .catch(() => undefined);
     const path = body?.stackFrames[0]?.source?.path;
     if (path && isInside(session.root, path)) return thread.id;
   }
-  return threads[0]?.id;
+  return preferred ?? threads[0]?.id;
 }
 
 async function exceptionText(session: DebugSession, threadId: number, body: DebugProtocol.StoppedEvent["body"]): Promise<string> {

@@ -1,0 +1,115 @@
+// debug over real delve (dlv dap over TCP): breakpoints, stack, variables, steps, output, pause, attach.
+import { describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { debugHarness, requireTool } from "./harness.ts";
+
+const MAIN = `package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func square(n int) int {
+	result := n * n
+	return result
+}
+
+func main() {
+	total := 0
+	for i := 0; i < 3; i++ {
+		total += square(i)
+	}
+	fmt.Println("total", total)
+	fmt.Fprintln(os.Stderr, "warn")
+	if len(os.Args) > 1 {
+		spin()
+	}
+}
+
+func spin() {
+	n := 0
+	for {
+		n++
+	}
+}
+`;
+
+function requireDelve(): void {
+  requireTool("/usr/bin/dlv", "apt install delve golang-go");
+  requireTool("/usr/bin/go", "apt install golang-go");
+}
+
+const PROJECT = { "go.mod": "module example.com/app\n\ngo 1.19\n", "main.go": MAIN };
+
+describe("debug with delve", () => {
+  test("breakpoint, stack, variables, evaluate, steps, continue to exit with output", async () => {
+    requireDelve();
+    await using dir = await tempDir();
+    await dir.write(PROJECT);
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    await h.ok({ operation: "breakpoints", file: "main.go", lines: [16] });
+    const launched = await h.ok({ operation: "launch", program: "." });
+    expect(launched.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "main.go", line: 16, source: "total += square(i)" } });
+
+    const stack = await h.ok({ operation: "stack" });
+    expect(stack.data.frames[0]).toMatchObject({ name: "main.main", line: 16 });
+    const scopes = await h.ok({ operation: "scopes", frame_id: stack.data.frames[0].id });
+    const locals = scopes.data.scopes.find((s: { name: string }) => s.name === "Locals");
+    const vars = await h.ok({ operation: "variables", reference: locals.reference });
+    expect(vars.data.variables).toContainEqual(expect.objectContaining({ name: "total", value: "0" }));
+    expect((await h.ok({ operation: "evaluate", expression: "total + 100" })).data.result).toBe("100");
+
+    const stepIn = await h.ok({ operation: "step_in" });
+    expect(stepIn.data.frame).toMatchObject({ name: "main.square", file: "main.go" });
+    const stepOut = await h.ok({ operation: "step_out" });
+    expect(stepOut.data.frame).toMatchObject({ name: "main.main", line: 16 });
+
+    await h.ok({ operation: "breakpoints", file: "main.go", lines: [] });
+    const done = await h.ok({ operation: "continue" });
+    expect(done.data.state).toBe("exited");
+    const output = await h.ok({ operation: "output" });
+    expect(output.data.output).toContain("total 5\n");
+    expect(output.data.output).toContain("warn\n");
+  });
+
+  test("pause stops a busy loop in a goroutine of user code", async () => {
+    requireDelve();
+    await using dir = await tempDir();
+    await dir.write(PROJECT);
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 3 });
+    const started = await h.ok({ operation: "launch", program: ".", args: ["spin"] });
+    expect(started.data.state).toBe("running");
+    const paused = await h.ok({ operation: "pause" });
+    expect(paused.data).toMatchObject({ state: "stopped", reason: "pause" });
+    expect(paused.data.frame).toMatchObject({ file: "main.go", name: "main.spin" });
+  });
+
+  test("attach to dlv --headless in remote mode", async () => {
+    requireDelve();
+    await using dir = await tempDir();
+    await dir.write(PROJECT);
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const server = spawn("dlv", ["debug", "--headless", "--listen", `127.0.0.1:${port}`, "--accept-multiclient", "--api-version=2", "--", "spin"], {
+      cwd: dir.path,
+      stdio: "ignore",
+      detached: true,
+    });
+    try {
+      await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+      await h.ok({ operation: "breakpoints", file: "main.go", lines: [28] });
+      let attached;
+      for (let attempt = 0; attempt < 300; attempt++) {
+        attached = await h.call({ operation: "attach", port });
+        if (!attached.isError) break;
+        await Bun.sleep(200); // dlv is still building the program
+      }
+      expect(attached!.isError).toBe(false);
+      expect(attached!.data).toMatchObject({ state: "stopped", frame: { file: "main.go", line: 28 } });
+      await h.ok({ operation: "terminate" });
+    } finally {
+      process.kill(-server.pid!, "SIGKILL");
+    }
+  });
+});
