@@ -50,6 +50,8 @@ export class DebugSession {
   /** The thread of the last stop; the default for thread-taking operations. */
   currentThread: number | undefined;
   debuggeePid: number | undefined;
+  /** Set while our pause request waits: lldb-vscode reports that stop as a SIGSTOP "exception". */
+  pausing = false;
   /** A launched debuggee is ours to kill; an attached one belongs to whoever started it. */
   private ownsDebuggee = true;
   capabilities: DebugProtocol.Capabilities = {};
@@ -146,8 +148,13 @@ export class DebugSession {
     }
     const thread = threadId ?? this.currentThread ?? (await this.anyThread());
     const next = this.nextStop();
-    await this.connection.request("pause", { threadId: thread });
-    return this.settle(next);
+    this.pausing = true;
+    try {
+      await this.connection.request("pause", { threadId: thread });
+      return await this.settle(next);
+    } finally {
+      this.pausing = false;
+    }
   }
 
   /** The state right now, as a report; output since the last report rides along. */

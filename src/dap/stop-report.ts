@@ -8,6 +8,8 @@ import type { DebugSession } from "./session.ts";
 const REPORT_OUTPUT_BYTES = 4_000;
 /** How many threads are inspected to find one in user code when the stop names none (delve after pause). */
 const USER_THREAD_SCAN = 20;
+/** How deep a paused thread's stack is searched for the project's code (runtime frames sit on top). */
+const USER_FRAME_SCAN = 5;
 
 export type StopOutcome =
   | { kind: "stopped"; body: DebugProtocol.StoppedEvent["body"] }
@@ -57,7 +59,7 @@ async function describeState(session: DebugSession, outcome: StopOutcome, waited
     case "stopped":
       break;
   }
-  const body = outcome.body;
+  const body = asPause(session, outcome.body);
   const threads = await session.connection.request<DebugProtocol.ThreadsResponse>("threads").catch(() => undefined);
   // After a pause the adapter's pick is arbitrary (delve names no thread, or a runtime goroutine):
   // the thread worth showing is one running the project's code.
@@ -69,19 +71,39 @@ async function describeState(session: DebugSession, outcome: StopOutcome, waited
   if (threadId !== undefined) {
     const name = threads?.threads.find((thread) => thread.id === threadId)?.name;
     report.thread = { id: threadId, ...(name ? { name } : {}) };
-    const frame = await topFrame(session, threadId);
+    const frame = await topFrame(session, threadId, body.reason === "pause");
     if (frame) report.frame = frame;
     if (body.reason === "exception") report.exception = await exceptionText(session, threadId, body);
   }
   return report;
 }
 
-export async function topFrame(session: DebugSession, threadId: number): Promise<ReportFrame | undefined> {
-  const body = await session.connection
-    .request<DebugProtocol.StackTraceResponse>("stackTrace", { threadId, startFrame: 0, levels: 1 })
-    .catch(() => undefined);
-  const frame = body?.stackFrames[0];
+/** The stop our own pause caused, worded as one: lldb-vscode calls it an exception (signal SIGSTOP). */
+function asPause(session: DebugSession, body: DebugProtocol.StoppedEvent["body"]): DebugProtocol.StoppedEvent["body"] {
+  if (!session.pausing || body.reason !== "exception" || !/SIGSTOP/.test(body.description ?? body.text ?? "")) return body;
+  const { description: _description, text: _text, ...rest } = body;
+  return { ...rest, reason: "pause" };
+}
+
+/**
+ * The frame a report shows: the top one, or after a pause the first in the project's code — a
+ * paused goroutine sits in runtime.asyncPreempt, which says nothing about where the program was.
+ */
+export async function topFrame(session: DebugSession, threadId: number, inProject = false): Promise<ReportFrame | undefined> {
+  const frames = await projectFrames(session, threadId, inProject ? USER_FRAME_SCAN : 1);
+  const frame = (inProject ? frames.find((f) => inRoot(session, f)) : undefined) ?? frames[0];
   return frame ? shownFrame(session, frame, threadId) : undefined;
+}
+
+async function projectFrames(session: DebugSession, threadId: number, levels: number): Promise<DebugProtocol.StackFrame[]> {
+  const body = await session.connection
+    .request<DebugProtocol.StackTraceResponse>("stackTrace", { threadId, startFrame: 0, levels })
+    .catch(() => undefined);
+  return body?.stackFrames.slice(0, levels) ?? [];
+}
+
+function inRoot(session: DebugSession, frame: DebugProtocol.StackFrame): boolean {
+  return frame.source?.path !== undefined && isInside(session.root, frame.source.path);
 }
 
 export function shownFrame(session: DebugSession, frame: DebugProtocol.StackFrame, threadId: number): ReportFrame {
@@ -95,7 +117,7 @@ export function shownFrame(session: DebugSession, frame: DebugProtocol.StackFram
   };
 }
 
-/** The preferred thread if its top frame is in the project, else the first goroutine/thread that is. */
+/** The preferred thread if it runs the project's code near its top, else the first thread that does. */
 async function userThread(
   session: DebugSession,
   threads: readonly DebugProtocol.Thread[],
@@ -103,11 +125,8 @@ async function userThread(
 ): Promise<number | undefined> {
   const ordered = [...threads].sort((a, b) => Number(b.id === preferred) - Number(a.id === preferred));
   for (const thread of ordered.slice(0, USER_THREAD_SCAN)) {
-    const body = await session.connection
-      .request<DebugProtocol.StackTraceResponse>("stackTrace", { threadId: thread.id, startFrame: 0, levels: 1 })
-      .catch(() => undefined);
-    const path = body?.stackFrames[0]?.source?.path;
-    if (path && isInside(session.root, path)) return thread.id;
+    const frames = await projectFrames(session, thread.id, USER_FRAME_SCAN);
+    if (frames.some((frame) => inRoot(session, frame))) return thread.id;
   }
   return preferred ?? threads[0]?.id;
 }

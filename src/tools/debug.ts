@@ -108,7 +108,13 @@ async function operate(supervisor: DebugSupervisor, conversation: string, args: 
       }
       const left = Math.round(supervisor.ttlLeft(current) / 1000);
       const report = await current.status();
-      return stopReply(report, { program: current.label, adapter: current.adapter.id, ttl_left_s: left }, `Session: ${current.label}, ${left} s of TTL left.\n`);
+      return stopReply(report, {
+        program: current.label,
+        adapter: current.adapter.id,
+        ttl_left_s: left,
+        ...(current.adapterPid !== undefined ? { adapter_pid: current.adapterPid } : {}),
+        ...(current.debuggeePid !== undefined ? { debuggee_pid: current.debuggeePid } : {}),
+      }, `Session: ${current.label}, ${left} s of TTL left.\n`);
     }
     case "breakpoints": {
       const placed = await supervisor.setBreakpoints(conversation, args.file!, args.lines!);

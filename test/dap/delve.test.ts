@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { debugHarness, requireTool } from "./harness.ts";
+import { debugHarness, requireTool, untilOutput } from "./harness.ts";
 
 const MAIN = `package main
 
@@ -81,6 +81,7 @@ describe("debug with delve", () => {
     await using h = await debugHarness(dir.path, { stopWaitSeconds: 3 });
     const started = await h.ok({ operation: "launch", program: ".", args: ["spin"] });
     expect(started.data.state).toBe("running");
+    await untilOutput(h, started.data.output, "total 5"); // it spins only after printing
     const paused = await h.ok({ operation: "pause" });
     expect(paused.data).toMatchObject({ state: "stopped", reason: "pause" });
     expect(paused.data.frame).toMatchObject({ file: "main.go", name: "main.spin" });

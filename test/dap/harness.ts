@@ -50,3 +50,16 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** How many status polls a test makes while waiting for program output (200 ms apart). */
+const OUTPUT_POLLS = 300;
+
+/** Polls `status` until the program's output so far contains `needle`. */
+export async function untilOutput(h: DebugHarness, seen: string, needle: string): Promise<void> {
+  let output = seen;
+  for (let poll = 0; poll < OUTPUT_POLLS && !output.includes(needle); poll++) {
+    await Bun.sleep(200);
+    output += (await h.ok({ operation: "status" })).data.output ?? "";
+  }
+  if (!output.includes(needle)) throw new Error(`the program never printed ${JSON.stringify(needle)}; output: ${output}`);
+}
