@@ -3,10 +3,11 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { DoctorGroup } from "../doctor/check.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
+import { debugAdapterChecks } from "../dap/doctor.ts";
 import { grammarChecks } from "../syntax/doctor.ts";
 import type { CliFlags } from "./args.ts";
 
-const GROUPS: DoctorGroup[] = [grammarChecks];
+const GROUPS: DoctorGroup[] = [grammarChecks, debugAdapterChecks];
 
 export async function doctorCommand(flags: CliFlags, runtime: RuntimePrimitives): Promise<number> {
   const workdir = realpathSync(resolve(flags.workdir ?? process.cwd()));

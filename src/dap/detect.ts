@@ -52,11 +52,14 @@ export function lookupBinary(entry: AdapterEntry, root: string, overrides: Overr
 export function detectStatic(entry: AdapterEntry, workdir: string, start: string, overrides: Overrides): Detection {
   const found = findRoot(workdir, start, entry.rootMarkers);
   if (!found) {
+    // Both halves are named, so "add a marker" is never advice for a machine that lacks the binary.
+    const binary = lookupBinary(entry, workdir, overrides);
+    const also = binary.ok ? `the adapter itself is installed (${binary.detail})` : `${binary.reason} either`;
     return {
       adapter: entry.id,
       usable: false,
-      detail: `no root marker (${entry.rootMarkers.join(", ")}) in the workspace`,
-      hint: `add ${entry.rootMarkers[0]} at the project root, or pick the adapter that matches this project`,
+      detail: `no root marker (${entry.rootMarkers.join(", ")}) in the workspace; ${also}`,
+      hint: `add ${entry.rootMarkers[0]} at the project root if this is such a project${binary.ok ? "" : `, and ${binary.hint}`}`,
     };
   }
   const binary = lookupBinary(entry, found.root, overrides);

@@ -66,10 +66,6 @@ export class DebugSupervisor {
     throw new ToolFailure("No debug session is running; set breakpoints, then launch a program or attach to one.");
   }
 
-  currentSession(conversation: string): DebugSession | undefined {
-    return this.conversations.get(conversation)?.session;
-  }
-
   async setBreakpoints(conversation: string, file: string, lines: readonly number[]): Promise<{ file: string; breakpoints: BreakpointResult[]; pending: boolean }> {
     const entry = this.conversation(conversation);
     const path = resolveInWorkdir(this.workdir, file);

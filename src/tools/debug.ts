@@ -101,11 +101,7 @@ async function operate(supervisor: DebugSupervisor, conversation: string, args: 
       return reply(lines.join("\n"), { adapters: found.map(({ adapter, usable, detail, hint }) => ({ adapter, usable, detail, ...(hint ? { hint } : {}) })) });
     }
     case "status": {
-      const current = supervisor.currentSession(conversation);
-      if (!current) {
-        session(); // throws the expired / no-session sentence
-        throw new Error("unreachable");
-      }
+      const current = session();
       const left = Math.round(supervisor.ttlLeft(current) / 1000);
       const report = await current.status();
       return stopReply(report, {
