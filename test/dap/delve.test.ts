@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { debugHarness, requireTool, untilOutput } from "./harness.ts";
+import { debugHarness, killGroup, requireTool, untilOutput } from "./harness.ts";
 
 const MAIN = `package main
 
@@ -110,7 +110,7 @@ describe("debug with delve", () => {
       expect(attached!.data).toMatchObject({ state: "stopped", frame: { file: "main.go", line: 28 } });
       await h.ok({ operation: "terminate" });
     } finally {
-      process.kill(-server.pid!, "SIGKILL");
+      killGroup(server.pid);
     }
   });
 });

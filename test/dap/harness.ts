@@ -63,3 +63,13 @@ export async function untilOutput(h: DebugHarness, seen: string, needle: string)
   }
   if (!output.includes(needle)) throw new Error(`the program never printed ${JSON.stringify(needle)}; output: ${output}`);
 }
+
+/** Kills a debuggee server's whole group, if it is still there. */
+export function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // it exited when the debugger let go of it
+  }
+}

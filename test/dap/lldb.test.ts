@@ -1,8 +1,8 @@
 // debug over real lldb-vscode/lldb-dap: a gcc-built C program — breakpoints, frames, steps, output, crash, pause.
 import { describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
-import { debugHarness, requireTool, untilOutput } from "./harness.ts";
+import { debugHarness, killGroup, requireTool, untilOutput } from "./harness.ts";
 
 const MAIN = `#include <stdio.h>
 #include <stdlib.h>
@@ -89,5 +89,30 @@ describe("debug with lldb", () => {
     const paused = await h.ok({ operation: "pause" });
     expect(paused.data).toMatchObject({ state: "stopped", reason: "pause", frame: { file: "main.c", name: "main", line: 23 } });
     expect(paused.data.exception).toBeUndefined();
+  });
+
+  test("attach through lldb-server gdbserver", async () => {
+    await using dir = await tempDir();
+    await buildProgram(dir);
+    requireTool("/usr/bin/lldb-server-16", "apt install lldb-16");
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const server = spawn("/usr/bin/lldb-server-16", ["gdbserver", `127.0.0.1:${port}`, "./app"], { cwd: dir.path, stdio: "ignore", detached: true });
+    try {
+      await using h = await debugHarness(dir.path);
+      await h.ok({ operation: "breakpoints", file: "main.c", lines: [12] });
+      let attached;
+      for (let attempt = 0; attempt < 50; attempt++) {
+        attached = await h.call({ operation: "attach", port });
+        if (!attached.isError) break;
+        await Bun.sleep(200); // gdbserver is still opening its port
+      }
+      expect(attached!.isError).toBe(false);
+      expect(attached!.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "main.c", line: 12 } });
+      const vars = await h.ok({ operation: "evaluate", expression: "i" });
+      expect(vars.data.result).toBe("0");
+      await h.ok({ operation: "terminate" });
+    } finally {
+      killGroup(server.pid);
+    }
   });
 });
