@@ -2,7 +2,7 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { ADAPTERS, type AdapterEntry, type AdapterId, type BinaryLookup } from "./catalog.ts";
 import { startAdapter } from "./adapter-process.ts";
-import { findRoot, which } from "./locate.ts";
+import { findRoot, isExecutable, which } from "./locate.ts";
 
 /** How long the start probe (spawn + initialize) may take before the adapter counts as not starting. */
 export const START_PROBE_TIMEOUT_MS = 20_000;
@@ -39,13 +39,29 @@ export const INITIALIZE_ARGUMENTS: DebugProtocol.InitializeRequestArguments = {
 /** The adapter's binary per catalog, or per the run's override when one is set. */
 export function lookupBinary(entry: AdapterEntry, root: string, overrides: Overrides): BinaryLookup {
   const command = overrides[entry.id]?.command;
-  if (!command?.length) return entry.findBinary(root);
+  if (!command?.length) return foundBefore(entry, root);
   const path = which(command[0]!);
   if (!path) {
     return { ok: false, reason: `the configured command ${command[0]} is not executable`, hint: "fix resources.debugAdapters.adapters in the run config" };
   }
   const python = entry.id === "debugpy" ? path : undefined;
   return { ok: true, command: [path, ...command.slice(1)], detail: `${path} (configured)`, ...(python ? { python } : {}) };
+}
+
+/**
+ * Scanning PATH and /usr/lib/llvm-* on every launch costs tens of ms; a binary found once is kept
+ * while it is still executable. A miss is not kept, so installing the adapter mid-run is seen.
+ */
+const foundBinaries = new Map<string, BinaryLookup & { ok: true }>();
+
+function foundBefore(entry: AdapterEntry, root: string): BinaryLookup {
+  const key = [entry.id, root, process.env.PATH].join("\0");
+  const known = foundBinaries.get(key);
+  if (known && isExecutable(known.command[0]!)) return known;
+  const lookup = entry.findBinary(root);
+  if (lookup.ok) foundBinaries.set(key, lookup);
+  else foundBinaries.delete(key);
+  return lookup;
 }
 
 /** Marker and binary only: cheap, used before every launch. */

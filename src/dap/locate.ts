@@ -1,6 +1,6 @@
 // Finding things on this machine: executables on PATH, versioned LLVM tools, a Python that has debugpy.
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, readdirSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, readdirSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { isInside } from "../workspace/paths.ts";
 
@@ -74,7 +74,29 @@ export type PythonChoice =
  * environment fails in ways that read as broken code — so its absence is reported, not skipped.
  */
 export function choosePython(root: string): PythonChoice {
-  for (const venv of [".venv", "venv"]) {
+  // Probing spawns interpreters (a pyenv shim alone costs hundreds of ms): remember the answer
+  // until the venvs or PATH change, so a new .venv is still seen on the next launch.
+  const key = [root, process.env.PATH, ...VENVS.map((venv) => venvStamp(join(root, venv, "bin", "python")))].join("\0");
+  const known = pythonChoices.get(key);
+  if (known) return known;
+  const choice = probePython(root);
+  pythonChoices.set(key, choice);
+  return choice;
+}
+
+const VENVS = [".venv", "venv"] as const;
+const pythonChoices = new Map<string, PythonChoice>();
+
+function venvStamp(python: string): string {
+  try {
+    return String(lstatSync(python).mtimeMs); // the link itself: a recreated venv makes a new one
+  } catch {
+    return "-";
+  }
+}
+
+function probePython(root: string): PythonChoice {
+  for (const venv of VENVS) {
     const python = join(root, venv, "bin", "python");
     if (!existsSync(python)) continue;
     if (hasDebugpy(python)) return { ok: true, python, where: `${venv}/bin/python` };

@@ -59,6 +59,8 @@ export class DebugSession {
   private readonly running: RunningAdapter;
   private readonly stopWaitMs: number;
   private stopWaiters: ((outcome: StopOutcome) => void)[] = [];
+  /** Names by thread id; a `threads` request per stop costs debugpy tens of ms, so they are kept. */
+  private threadNames = new Map<number, string>();
   private initializedSeen = false;
   private initializedWaiters: (() => void)[] = [];
 
@@ -180,10 +182,23 @@ export class DebugSession {
   }
 
   async anyThread(): Promise<number> {
-    const body = await this.connection.request<DebugProtocol.ThreadsResponse>("threads");
-    const first = body?.threads[0];
+    const first = (await this.threadList())[0];
     if (!first) throw new ToolFailure("The debuggee reports no threads; it may be exiting. Call status.");
     return first.id;
+  }
+
+  /** The adapter's current thread list; also refreshes the names reports use. */
+  async threadList(): Promise<DebugProtocol.Thread[]> {
+    const body = await this.connection.request<DebugProtocol.ThreadsResponse>("threads").catch(() => undefined);
+    const threads = body?.threads ?? [];
+    this.threadNames = new Map(threads.map((thread) => [thread.id, thread.name]));
+    return threads;
+  }
+
+  /** A thread's name, asking the adapter only for a thread not seen since the last thread event. */
+  async threadName(id: number): Promise<string | undefined> {
+    if (!this.threadNames.has(id)) await this.threadList();
+    return this.threadNames.get(id);
   }
 
   /** Ends the session: polite disconnect, then the adapter's group and the debuggee are killed. */
@@ -251,6 +266,9 @@ export class DebugSession {
         this.wake({ kind: "stopped", body });
         break;
       }
+      case "thread":
+        this.threadNames.clear(); // started or exited: the next report asks again
+        break;
       case "continued":
         if (this.state === "stopped") this.markRunning();
         break;

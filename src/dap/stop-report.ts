@@ -60,16 +60,17 @@ async function describeState(session: DebugSession, outcome: StopOutcome, waited
       break;
   }
   const body = asPause(session, outcome.body);
-  const threads = await session.connection.request<DebugProtocol.ThreadsResponse>("threads").catch(() => undefined);
   // After a pause the adapter's pick is arbitrary (delve names no thread, or a runtime goroutine):
   // the thread worth showing is one running the project's code.
   const threadId =
-    body.threadId === undefined || body.reason === "pause" ? await userThread(session, threads?.threads ?? [], body.threadId) : body.threadId;
+    body.threadId === undefined || body.reason === "pause"
+      ? await userThread(session, await session.threadList(), body.threadId)
+      : body.threadId;
   if (threadId !== undefined) session.currentThread = threadId;
   const report: StopReport = { state: "stopped", reason: body.reason, output: "" };
   if (body.description) report.description = body.description;
   if (threadId !== undefined) {
-    const name = threads?.threads.find((thread) => thread.id === threadId)?.name;
+    const name = await session.threadName(threadId);
     report.thread = { id: threadId, ...(name ? { name } : {}) };
     const frame = await topFrame(session, threadId, body.reason === "pause");
     if (frame) report.frame = frame;
