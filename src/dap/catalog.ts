@@ -1,4 +1,6 @@
 // The adapter catalog as data: what each adapter is called, how it is found, started and launched.
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { choosePython, llvmTools, versionedOnPath, which } from "./locate.ts";
 
 export const ADAPTER_IDS = ["dart", "debugpy", "lldb", "delve"] as const;
@@ -117,13 +119,20 @@ export const ADAPTERS: readonly AdapterEntry[] = [
     transport: "tcp",
     claims: (program, isDirectory) => isDirectory || program.endsWith(".go"),
     findBinary: () => lookupOnPath("dlv", "apt install delve golang-go", ["dap"]),
-    launchArguments: ({ program, args, cwd }) => ({ mode: "debug", program, args, cwd }),
+    // The built binary goes to the temp dir: dlv's default (__debug_bin in the checkout) litters it.
+    launchArguments: ({ program, args, cwd }) => ({ mode: "debug", program, args, cwd, output: scratchBinary() }),
     attachVia: "direct",
     attachArguments: () => ({ mode: "remote" }),
     evaluateContext: "watch",
     hiddenVariables: [],
   },
 ];
+
+let scratchCount = 0;
+
+function scratchBinary(): string {
+  return join(tmpdir(), `sidecar-debug-${process.pid}-${++scratchCount}`);
+}
 
 export function adapterById(id: AdapterId): AdapterEntry {
   const entry = ADAPTERS.find((adapter) => adapter.id === id);

@@ -14,6 +14,9 @@ export const LAUNCH_TIMEOUT_MS = 120_000;
 /** How long disconnect may take before the adapter is simply killed. */
 export const DISCONNECT_TIMEOUT_MS = 3_000;
 
+/** Output categories that are the program's (or a build's) words; "console" is the adapter chatting. */
+const PROGRAM_OUTPUT = new Set<string | undefined>([undefined, "stdout", "stderr", "important"]);
+
 export type SessionState = "starting" | "running" | "stopped" | "exited" | "ended";
 
 export interface BreakpointResult {
@@ -274,7 +277,7 @@ export class DebugSession {
         break;
       case "output": {
         const body = (event as DebugProtocol.OutputEvent).body;
-        if (body.category === "stdout" || body.category === "stderr" || body.category === undefined) this.output.append(body.output);
+        if (PROGRAM_OUTPUT.has(body.category)) this.output.append(body.output);
         break;
       }
       case "process":

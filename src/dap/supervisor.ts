@@ -16,6 +16,9 @@ export const SESSION_TTL_MS = 30 * 60_000;
 /** How long a control call waits for the next stop before answering "still running". */
 export const STOP_WAIT_MS = 15_000;
 
+/** How much output and stderr a failed launch quotes. */
+const FAILURE_CONTEXT_CHARS = 1_500;
+
 export interface SupervisorSettings {
   workdir: string;
   ttlMs?: number;
@@ -199,8 +202,14 @@ export class DebugSupervisor {
       const stderr = start.running.stderrTail();
       await this.end(entry, `${request} failed`);
       entry.session = undefined;
+      // Build errors (delve) and tracebacks arrive as output, not in the refusal itself.
+      const output = start.output.read("report").text.trim();
       const message = error instanceof Error ? error.message : String(error);
-      throw new ToolFailure(`${request} of ${start.label} failed: ${message}${stderr ? `\nAdapter stderr: ${stderr.slice(-600)}` : ""}`);
+      throw new ToolFailure(
+        `${request} of ${start.label} failed: ${message}` +
+          (output ? `\nProgram and adapter output:\n${output.slice(-FAILURE_CONTEXT_CHARS)}` : "") +
+          (stderr ? `\nAdapter stderr: ${stderr.slice(-FAILURE_CONTEXT_CHARS)}` : ""),
+      );
     }
   }
 

@@ -138,7 +138,7 @@ describe("debug with debugpy", () => {
     requireDebugpy();
     await using dir = await tempDir();
     await dir.write({ "pyproject.toml": "", "which.py": "import sys\nprint(sys.prefix)\n" });
-    const venv = spawnSync("/usr/bin/python3", ["-m", "venv", "--system-site-packages", ".venv"], { cwd: dir.path });
+    const venv = spawnSync("/usr/bin/python3", ["-m", "venv", "--system-site-packages", "--without-pip", ".venv"], { cwd: dir.path });
     if (venv.status !== 0) throw new Error(`python3 -m venv failed (install with: apt install python3-venv): ${venv.stderr}`);
     await using h = await debugHarness(dir.path);
     const adapters = await h.ok({ operation: "adapters" });

@@ -1,6 +1,7 @@
 // debug over real delve (dlv dap over TCP): breakpoints, stack, variables, steps, output, pause, attach.
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { debugHarness, killGroup, requireTool, untilOutput } from "./harness.ts";
 
@@ -53,6 +54,7 @@ describe("debug with delve", () => {
     const launched = await h.ok({ operation: "launch", program: "." });
     expect(launched.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "main.go", line: 16, source: "total += square(i)" } });
 
+    expect(readdirSync(dir.path).sort()).toEqual(["go.mod", "main.go"]); // the debug binary is built outside the checkout
     const stack = await h.ok({ operation: "stack" });
     expect(stack.data.frames[0]).toMatchObject({ name: "main.main", line: 16 });
     const scopes = await h.ok({ operation: "scopes", frame_id: stack.data.frames[0].id });
