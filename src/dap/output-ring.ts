@@ -18,12 +18,17 @@ export class OutputRing {
   /** Absolute offset of `text[0]`. */
   private start = 0;
   private readonly cursors = new Map<string, number>();
+  private heldCarriageReturn = false;
 
   constructor(private readonly capacity = OUTPUT_RING_CHARS) {}
 
   append(fragment: string): void {
-    // lldb delivers the debuggee's output with \r\n; one line ending reads the same everywhere.
-    this.text += fragment.replace(/\r\n/g, "\n");
+    // lldb delivers the debuggee's output with \r\n, sometimes split between two fragments: a
+    // trailing \r waits for the next fragment instead of being shown and then taken back.
+    let joined = (this.heldCarriageReturn ? "\r" : "") + fragment;
+    this.heldCarriageReturn = joined.endsWith("\r");
+    if (this.heldCarriageReturn) joined = joined.slice(0, -1);
+    this.text += joined.replace(/\r\n/g, "\n");
     const excess = this.text.length - this.capacity;
     if (excess > 0) {
       this.text = this.text.slice(excess);

@@ -149,4 +149,23 @@ describe("debug with debugpy", () => {
     expect(done.data.state).toBe("exited");
     expect((await h.ok({ operation: "output" })).data.output).toContain(`${dir.path}/.venv`);
   });
+
+  test("variables are capped at 50 children and values at 400 characters, each cap saying so", async () => {
+    requireDebugpy();
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "big.py": "items = list(range(120))\nlong = 'x' * 1000\nprint(len(items))\n" });
+    await using h = await debugHarness(dir.path);
+    await h.ok({ operation: "breakpoints", file: "big.py", lines: [3] });
+    await h.ok({ operation: "launch", program: "big.py" });
+    const frame = (await h.ok({ operation: "stack" })).data.frames[0];
+    const scopes = (await h.ok({ operation: "scopes", frame_id: frame.id })).data.scopes;
+    const globals = await h.ok({ operation: "variables", reference: scopes[0].reference });
+    const long = globals.data.variables.find((x: { name: string }) => x.name === "long");
+    expect(long.value).toEndWith("… (602 more characters)");
+    const items = globals.data.variables.find((x: { name: string }) => x.name === "items");
+    const children = await h.ok({ operation: "variables", reference: items.reference });
+    expect(children.data.variables).toHaveLength(50);
+    expect(children.data.note).toMatch(/^50 of \d+ shown$/); // debugpy itself lists at most 100 items of a container
+    expect(children.text).toContain(children.data.note);
+  });
 });

@@ -87,4 +87,17 @@ describe("debug sessions", () => {
     const none = await h.call({ operation: "stack" });
     expect(none.text).toContain("No debug session is running");
   });
+
+  test("closing the run stops the adapter and the program", async () => {
+    requireTool("/usr/bin/python3", "apt install python3-debugpy");
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
+    const h = await debugHarness(dir.path);
+    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
+    await h.ok({ operation: "launch", program: "loop.py" });
+    const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
+    await h[Symbol.asyncDispose]();
+    expect(await gone(adapter_pid)).toBe(true);
+    expect(await gone(debuggee_pid)).toBe(true);
+  });
 });
