@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { debugHarness, requireTool } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, requireTool } from "./harness.ts";
 
 const APP = `import sys
 
@@ -73,7 +73,7 @@ describe("debug with debugpy", () => {
     const again = await h.call({ operation: "step_over" });
     expect(again.isError).toBe(true);
     expect(again.text).toContain("exited with code 0");
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("an uncaught exception stops with its text, and a second launch is refused", async () => {
     requireDebugpy();
@@ -91,7 +91,7 @@ describe("debug with debugpy", () => {
     await h.ok({ operation: "terminate" });
     const third = await h.ok({ operation: "launch", program: "boom.py" });
     expect(third.data.state).toBe("stopped");
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("pause stops a busy loop that did not stop in time", async () => {
     requireDebugpy();
@@ -106,7 +106,7 @@ describe("debug with debugpy", () => {
     expect(paused.data.frame.file).toBe("spin.py");
     const n = await h.ok({ operation: "evaluate", expression: "n > 0" });
     expect(n.data.result).toBe("True");
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("attach to a debuggee listening with debugpy --listen", async () => {
     requireDebugpy();
@@ -132,7 +132,7 @@ describe("debug with debugpy", () => {
     } finally {
       debuggee.kill("SIGKILL");
     }
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("the project's .venv is preferred over python3 on PATH", async () => {
     requireDebugpy();
@@ -148,7 +148,7 @@ describe("debug with debugpy", () => {
     const done = await h.ok({ operation: "launch", program: "which.py" });
     expect(done.data.state).toBe("exited");
     expect((await h.ok({ operation: "output" })).data.output).toContain(`${dir.path}/.venv`);
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("variables are capped at 50 children and values at 400 characters, each cap saying so", async () => {
     requireDebugpy();
@@ -167,5 +167,5 @@ describe("debug with debugpy", () => {
     expect(children.data.variables).toHaveLength(50);
     expect(children.data.note).toMatch(/^50 of \d+ shown$/); // debugpy itself lists at most 100 items of a container
     expect(children.text).toContain(children.data.note);
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 });

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { debugHarness, killGroup, requireTool, untilOutput } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, killGroup, requireTool, untilOutput } from "./harness.ts";
 
 const MAIN = `package main
 
@@ -74,7 +74,7 @@ describe("debug with delve", () => {
     const output = await h.ok({ operation: "output" });
     expect(output.data.output).toContain("total 5\n");
     expect(output.data.output).toContain("warn\n");
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("pause stops a busy loop in a goroutine of user code", async () => {
     requireDelve();
@@ -87,7 +87,7 @@ describe("debug with delve", () => {
     const paused = await h.ok({ operation: "pause" });
     expect(paused.data).toMatchObject({ state: "stopped", reason: "pause" });
     expect(paused.data.frame).toMatchObject({ file: "main.go", name: "main.spin" });
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("attach to dlv --headless in remote mode", async () => {
     requireDelve();
@@ -114,5 +114,5 @@ describe("debug with delve", () => {
     } finally {
       killGroup(server.pid);
     }
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 });

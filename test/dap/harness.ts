@@ -3,6 +3,9 @@ import { existsSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 
+/** Per-test bound for tests that start real adapters: a cold `go build` on a loaded CI machine is slow. */
+export const ADAPTER_TEST_TIMEOUT_MS = 240_000;
+
 export interface DebugReply {
   text: string;
   data: Record<string, any>;

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
-import { debugHarness, killGroup, requireTool, untilOutput } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, killGroup, requireTool, untilOutput } from "./harness.ts";
 
 const MAIN = `#include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +68,7 @@ describe("debug with lldb", () => {
     const output = await h.ok({ operation: "output" });
     expect(output.data.output).toContain("total 5\n");
     expect(output.data.output).toContain("warn\n");
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("a crash stops with the exception text at the faulting line", async () => {
     await using dir = await tempDir();
@@ -77,7 +77,7 @@ describe("debug with lldb", () => {
     const crashed = await h.ok({ operation: "launch", program: "app", args: ["crash"] });
     expect(crashed.data).toMatchObject({ state: "stopped", reason: "exception", frame: { file: "main.c", line: 19 } });
     expect(crashed.data.exception).toMatch(/SIGSEGV|EXC_BAD_ACCESS|invalid address/i);
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("pause stops a busy loop", async () => {
     await using dir = await tempDir();
@@ -89,7 +89,7 @@ describe("debug with lldb", () => {
     const paused = await h.ok({ operation: "pause" });
     expect(paused.data).toMatchObject({ state: "stopped", reason: "pause", frame: { file: "main.c", name: "main", line: 23 } });
     expect(paused.data.exception).toBeUndefined();
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("attach through lldb-server gdbserver", async () => {
     await using dir = await tempDir();
@@ -114,5 +114,5 @@ describe("debug with lldb", () => {
     } finally {
       killGroup(server.pid);
     }
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 });

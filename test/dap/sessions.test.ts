@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { alive, debugHarness, requireTool } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, alive, debugHarness, requireTool } from "./harness.ts";
 
 const LOOP = "import time\nfor i in range(100000):\n    x = i\n    time.sleep(0.05)\n";
 
@@ -33,7 +33,7 @@ describe("debug sessions", () => {
     expect(after.text).toContain("expired after its 4 seconds TTL");
     const relaunched = await h.ok({ operation: "launch", program: "loop.py" });
     expect(relaunched.data.state).toBe("stopped");
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("an adapter killed mid-session ends the session with a reason, and launch works again", async () => {
     requireTool("/usr/bin/python3", "apt install python3-debugpy");
@@ -51,7 +51,7 @@ describe("debug sessions", () => {
     expect(await gone(debuggee_pid)).toBe(true);
     const relaunched = await h.ok({ operation: "launch", program: "loop.py" });
     expect(relaunched.data).toMatchObject({ state: "stopped", frame: { line: 3 } });
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("adapters says which are usable and exactly why not", async () => {
     await using dir = await tempDir();
@@ -67,7 +67,7 @@ describe("debug sessions", () => {
     const refused = await h.call({ operation: "launch", program: "main.py", adapter: "debugpy" });
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain("does not exist in the workspace");
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("debug is registered only with the resource, a workdir and a conversation id", async () => {
     await using dir = await tempDir();
@@ -76,7 +76,7 @@ describe("debug sessions", () => {
     await using withIt = await startTestRun(dir.path, { conversation: "c", resources: { debugAdapters: {} } });
     expect((await (await withIt.client()).listTools()).tools.map((t) => t.name)).toContain("debug");
     expect((await (await withIt.client("plan")).listTools()).tools.map((t) => t.name)).not.toContain("debug");
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("operations name their missing arguments", async () => {
     await using dir = await tempDir();
@@ -86,7 +86,7 @@ describe("debug sessions", () => {
     expect(missing.text).toContain("breakpoints needs lines");
     const none = await h.call({ operation: "stack" });
     expect(none.text).toContain("No debug session is running");
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("closing the run stops the adapter and the program", async () => {
     requireTool("/usr/bin/python3", "apt install python3-debugpy");
@@ -99,5 +99,5 @@ describe("debug sessions", () => {
     await h[Symbol.asyncDispose]();
     expect(await gone(adapter_pid)).toBe(true);
     expect(await gone(debuggee_pid)).toBe(true);
-  });
+  }, ADAPTER_TEST_TIMEOUT_MS);
 });
