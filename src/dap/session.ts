@@ -7,10 +7,12 @@ import { INITIALIZE_ARGUMENTS } from "./detect.ts";
 import { OutputRing } from "./output-ring.ts";
 import { ReferenceTable } from "./references.ts";
 import { SourceLines } from "./source-lines.ts";
-import { describeStop, type StopOutcome, type StopReport } from "./stop-report.ts";
+import { describeStop, type ReportFrame, type StopOutcome, type StopReport } from "./stop-report.ts";
 
 /** A cold `go build` under dlv, or a big Python import, happens inside launch: give it room. */
 export const LAUNCH_TIMEOUT_MS = 120_000;
+/** How long an adapter that already answered launch may take to send initialized. */
+export const INITIALIZED_TIMEOUT_MS = 30_000;
 /** How long disconnect may take before the adapter is simply killed. */
 export const DISCONNECT_TIMEOUT_MS = 3_000;
 
@@ -50,6 +52,8 @@ export class DebugSession {
   endedReason: string | undefined;
   exitCode: number | undefined;
   lastStop: DebugProtocol.StoppedEvent["body"] | undefined;
+  /** The frame the last report showed, for messages that must not consume output (a refusal). */
+  lastFrame: ReportFrame | undefined;
   /** The thread of the last stop; the default for thread-taking operations. */
   currentThread: number | undefined;
   debuggeePid: number | undefined;
@@ -106,7 +110,7 @@ export class DebugSession {
     const firstStop = this.nextStop();
     const started = this.connection.request(request, args, LAUNCH_TIMEOUT_MS);
     started.catch(() => {}); // awaited below; an early refusal also ends the wait for initialized
-    await Promise.race([this.initialized(), started.then(() => this.initialized())]);
+    await Promise.race([this.initialized(), started.then(() => this.initializedAfterLaunch())]);
     const placed: Record<string, BreakpointResult[]> = {};
     for (const [file, lines] of breakpoints) placed[file] = await this.setBreakpoints(file, lines);
     const filters = (this.capabilities.exceptionBreakpointFilters ?? [])
@@ -142,7 +146,12 @@ export class DebugSession {
     const thread = threadId ?? this.currentThread ?? (await this.anyThread());
     const next = this.nextStop();
     this.markRunning();
-    await this.connection.request(command, { threadId: thread });
+    try {
+      await this.connection.request(command, { threadId: thread });
+    } catch (error) {
+      if (this.state === "running") this.state = "stopped"; // refused: the program did not move
+      throw error;
+    }
     return this.settle(next);
   }
 
@@ -167,7 +176,7 @@ export class DebugSession {
     if (this.state === "stopped" && this.lastStop) return this.describe({ kind: "stopped", body: this.lastStop }, 0);
     if (this.state === "exited") return this.describe({ kind: "exited" }, 0);
     if (this.state === "ended") return this.describe({ kind: "ended", reason: this.endedReason ?? "the session ended" }, 0);
-    return this.describe({ kind: "timeout" }, 0);
+    return this.describe({ kind: "running" }, 0);
   }
 
   requireLive(): void {
@@ -244,6 +253,18 @@ export class DebugSession {
     return describeStop(this, outcome, waitedMs);
   }
 
+  /** lldb answers launch first and sends initialized after; an adapter that never does is stuck. */
+  private initializedAfterLaunch(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the adapter accepted the request but sent no initialized event within ${INITIALIZED_TIMEOUT_MS} ms`)),
+        INITIALIZED_TIMEOUT_MS,
+      );
+    });
+    return Promise.race([this.initialized(), stuck]).finally(() => clearTimeout(timer));
+  }
+
   private initialized(): Promise<void> {
     if (this.initializedSeen) return Promise.resolve();
     return new Promise((resolve) => this.initializedWaiters.push(resolve));
@@ -277,7 +298,7 @@ export class DebugSession {
         break;
       case "output": {
         const body = (event as DebugProtocol.OutputEvent).body;
-        if (PROGRAM_OUTPUT.has(body.category)) this.output.append(body.output);
+        if (PROGRAM_OUTPUT.has(body.category)) this.output.append(body.output, body.category ?? "stdout");
         break;
       }
       case "process":

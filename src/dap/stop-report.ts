@@ -15,7 +15,9 @@ export type StopOutcome =
   | { kind: "stopped"; body: DebugProtocol.StoppedEvent["body"] }
   | { kind: "exited" }
   | { kind: "ended"; reason: string }
-  | { kind: "timeout" };
+  | { kind: "timeout" }
+  /** Asked by status, not waited for. */
+  | { kind: "running" };
 
 export interface ReportFrame {
   id: number;
@@ -40,6 +42,7 @@ export interface StopReport {
 
 export async function describeStop(session: DebugSession, outcome: StopOutcome, waitedMs: number): Promise<StopReport> {
   const report = await describeState(session, outcome, waitedMs);
+  session.lastFrame = report.frame;
   const read = session.output.read("report");
   const capped = capText(read.text, REPORT_OUTPUT_BYTES);
   report.output = capped.text;
@@ -52,6 +55,8 @@ async function describeState(session: DebugSession, outcome: StopOutcome, waited
   switch (outcome.kind) {
     case "timeout":
       return { state: "running", waited_ms: waitedMs, output: "" };
+    case "running":
+      return { state: "running", output: "" };
     case "exited":
       return { state: "exited", ...(session.exitCode !== undefined ? { exit_code: session.exitCode } : {}), output: "" };
     case "ended":
@@ -147,7 +152,11 @@ export function formatReport(report: StopReport): string {
   const lines: string[] = [];
   switch (report.state) {
     case "running":
-      lines.push(`Still running after ${report.waited_ms} ms; call pause to stop it, or status to check again.`);
+      lines.push(
+        report.waited_ms === undefined
+          ? "The program is running; call pause to stop it where it is."
+          : `Still running after ${report.waited_ms} ms; call pause to stop it, or status to check again.`,
+      );
       break;
     case "exited":
       lines.push(`The program exited${report.exit_code !== undefined ? ` with code ${report.exit_code}` : ""}.`);

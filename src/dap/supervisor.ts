@@ -100,7 +100,7 @@ export class DebugSupervisor {
       command: found.command!,
       transport: adapter.transport,
       cwd: found.root!,
-      onProcessOutput: (text) => output.append(text),
+      onProcessOutput: (text, stream) => output.append(text, stream),
     }).catch((error: Error) => {
       throw new ToolFailure(`The ${adapter.id} adapter did not start: ${error.message}`);
     });
@@ -154,11 +154,11 @@ export class DebugSupervisor {
   private async refuseSecond(entry: Conversation): Promise<void> {
     const session = entry.session;
     if (session?.live) {
-      const report = await session.status();
-      const where = report.frame?.file ? ` at ${report.frame.file}:${report.frame.line}` : "";
+      const frame = session.state === "stopped" ? session.lastFrame : undefined;
+      const where = frame?.file ? ` at ${frame.file}:${frame.line}` : "";
       const minutes = Math.ceil(this.ttlLeft(session) / 60_000);
       throw new ToolFailure(
-        `A debug session is already running: ${session.label}, ${report.state}${where}, ${minutes} min of its TTL left. ` +
+        `A debug session is already running: ${session.label}, ${session.state}${where}, ${minutes} min of its TTL left. ` +
           "Call terminate first to end it; one session per conversation.",
       );
     }

@@ -55,6 +55,14 @@ describe("output ring", () => {
     expect(ring.read("output")).toEqual({ text: "a\nbc\n", dropped: 0 });
   });
 
+  test("a stderr line does not land inside a stdout line delivered in fragments", () => {
+    const ring = new OutputRing(100);
+    ring.append("total 5", "stdout");
+    ring.append("warn\n", "stderr");
+    ring.append("\n", "stdout");
+    expect(ring.read("output").text).toBe("warn\ntotal 5\n");
+  });
+
   test("text pushed out of the bound is counted as dropped for a reader that missed it", () => {
     const ring = new OutputRing(10);
     ring.append("0123456789");
