@@ -103,6 +103,7 @@ export class DebugSession {
     request: "launch" | "attach",
     args: Record<string, unknown>,
     breakpoints: ReadonlyMap<string, readonly number[]>,
+    signal?: AbortSignal,
   ): Promise<{ report: StopReport; breakpoints: Record<string, BreakpointResult[]> }> {
     this.ownsDebuggee = request === "launch";
     this.capabilities =
@@ -120,7 +121,7 @@ export class DebugSession {
     await this.connection.request("configurationDone");
     await started;
     if (this.state === "starting") this.state = "running";
-    return { report: await this.settle(firstStop), breakpoints: placed };
+    return { report: await this.settle(firstStop, signal), breakpoints: placed };
   }
 
   async setBreakpoints(file: string, lines: readonly number[]): Promise<BreakpointResult[]> {
@@ -141,7 +142,7 @@ export class DebugSession {
   }
 
   /** continue / next / stepIn / stepOut, then wait for the next stop. */
-  async resume(command: "continue" | "next" | "stepIn" | "stepOut", threadId: number | undefined): Promise<StopReport> {
+  async resume(command: "continue" | "next" | "stepIn" | "stepOut", threadId: number | undefined, signal?: AbortSignal): Promise<StopReport> {
     this.requireStopped(command === "continue" ? "continue" : "step");
     const thread = threadId ?? this.currentThread ?? (await this.anyThread());
     const next = this.nextStop();
@@ -152,10 +153,10 @@ export class DebugSession {
       if (this.state === "running") this.state = "stopped"; // refused: the program did not move
       throw error;
     }
-    return this.settle(next);
+    return this.settle(next, signal);
   }
 
-  async pause(threadId: number | undefined): Promise<StopReport> {
+  async pause(threadId: number | undefined, signal?: AbortSignal): Promise<StopReport> {
     this.requireLive();
     if (this.state === "stopped") {
       throw new ToolFailure(`The program is already stopped (${this.lastStop?.reason ?? "paused"}); call stack, or continue first.`);
@@ -165,7 +166,7 @@ export class DebugSession {
     this.pausing = true;
     try {
       await this.connection.request("pause", { threadId: thread });
-      return await this.settle(next);
+      return await this.settle(next, signal);
     } finally {
       this.pausing = false;
     }
@@ -238,14 +239,20 @@ export class DebugSession {
     return new Promise((resolve) => this.stopWaiters.push(resolve));
   }
 
-  private async settle(next: Promise<StopOutcome>): Promise<StopReport> {
+  /** Waits for the next stop, bounded; a cancelled call stops waiting at once (the program runs on). */
+  private async settle(next: Promise<StopOutcome>, signal?: AbortSignal): Promise<StopReport> {
     const began = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
     const bound = new Promise<StopOutcome>((resolve) => {
       timer = setTimeout(() => resolve({ kind: "timeout" }), this.stopWaitMs);
+      onAbort = () => resolve({ kind: "timeout" });
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener("abort", onAbort, { once: true });
     });
     const outcome = await Promise.race([next, bound]);
     clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
     return this.describe(outcome, Date.now() - began);
   }
 

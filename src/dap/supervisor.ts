@@ -83,7 +83,7 @@ export class DebugSupervisor {
     };
   }
 
-  async launch(conversation: string, program: string, args: readonly string[], adapterId: AdapterId | undefined) {
+  async launch(conversation: string, program: string, args: readonly string[], adapterId: AdapterId | undefined, signal?: AbortSignal) {
     const entry = this.conversation(conversation);
     await this.refuseSecond(entry);
     const path = resolveInWorkdir(this.workdir, program);
@@ -105,10 +105,11 @@ export class DebugSupervisor {
       throw new ToolFailure(`The ${adapter.id} adapter did not start: ${error.message}`);
     });
     const launchArgs = adapter.launchArguments({ program: path, args, cwd: found.root!, ...(found.python ? { python: found.python } : {}) });
-    return this.begin(entry, { adapter, running, output, root: found.root!, label: `${program} (${adapter.id})` }, "launch", launchArgs);
+    const label = `${program} (${adapter.id})`;
+    return this.begin(entry, { adapter, running, output, root: found.root!, label }, "launch", launchArgs, signal);
   }
 
-  async attach(conversation: string, port: number, adapterId: AdapterId | undefined) {
+  async attach(conversation: string, port: number, adapterId: AdapterId | undefined, signal?: AbortSignal) {
     const entry = this.conversation(conversation);
     await this.refuseSecond(entry);
     const adapter = adapterId ? adapterById(adapterId) : this.onlyUsableAdapter();
@@ -121,7 +122,8 @@ export class DebugSupervisor {
       throw new ToolFailure(`Cannot attach with ${adapter.id}: ${error.message}`);
     });
     const label = `attach to port ${port} (${adapter.id})`;
-    return this.begin(entry, { adapter, running, output, root: found.root!, label }, "attach", adapter.attachArguments(port, found.root!));
+    const attachArgs = adapter.attachArguments(port, found.root!);
+    return this.begin(entry, { adapter, running, output, root: found.root!, label }, "attach", attachArgs, signal);
   }
 
   async terminate(conversation: string): Promise<string> {
@@ -131,6 +133,11 @@ export class DebugSupervisor {
     await this.end(entry, "terminated on request");
     entry.session = undefined;
     return `Ended the debug session (${session.label}); the adapter and the program were stopped.`;
+  }
+
+  /** The conversation's session without waiting for the call queue (for observers: tests, status pages). */
+  sessionFor(conversation: string): DebugSession | undefined {
+    return this.conversations.get(conversation)?.session;
   }
 
   /** Milliseconds of TTL left for a session. */
@@ -190,13 +197,14 @@ export class DebugSupervisor {
     start: { adapter: AdapterEntry; running: RunningAdapter; output: OutputRing; root: string; label: string },
     request: "launch" | "attach",
     args: Record<string, unknown>,
+    signal: AbortSignal | undefined,
   ): Promise<{ report: StopReport; breakpoints: Record<string, BreakpointResult[]>; session: DebugSession }> {
     const session = new DebugSession({ ...start, workdir: this.workdir, stopWaitMs: this.stopWaitMs });
     entry.session = session;
     entry.ttlTimer = setTimeout(() => void this.expire(entry, session), this.ttlMs);
     entry.ttlTimer.unref?.();
     try {
-      const started = await session.start(request, args, entry.breakpoints);
+      const started = await session.start(request, args, entry.breakpoints, signal);
       return { ...started, session };
     } catch (error) {
       const stderr = start.running.stderrTail();

@@ -82,13 +82,13 @@ export function debugTool(supervisor: DebugSupervisor, conversation: string): To
     description,
     input,
     output,
-    run: (args) => supervisor.serialized(conversation, () => operate(supervisor, conversation, args)),
+    run: (args, ctx) => supervisor.serialized(conversation, () => operate(supervisor, conversation, args, ctx.signal)),
   });
 }
 
 type Args = v.InferOutput<typeof input>;
 
-async function operate(supervisor: DebugSupervisor, conversation: string, args: Args) {
+async function operate(supervisor: DebugSupervisor, conversation: string, args: Args, signal: AbortSignal) {
   const { operation } = args;
   const reply = (text: string, data: Record<string, unknown>) => ({ text, data: { operation, ...data } });
   const stopReply = (report: StopReport, extra: Record<string, unknown> = {}, prefix = "") =>
@@ -123,23 +123,23 @@ async function operate(supervisor: DebugSupervisor, conversation: string, args: 
       return reply(text, { file: rel, breakpoints: placed.breakpoints, pending: placed.pending });
     }
     case "launch": {
-      const started = await supervisor.launch(conversation, args.program!, args.args ?? [], args.adapter);
+      const started = await supervisor.launch(conversation, args.program!, args.args ?? [], args.adapter, signal);
       return stopReply(started.report, { program: started.session.label, breakpoints: started.breakpoints }, `Launched ${started.session.label}.\n`);
     }
     case "attach": {
-      const started = await supervisor.attach(conversation, args.port!, args.adapter);
+      const started = await supervisor.attach(conversation, args.port!, args.adapter, signal);
       return stopReply(started.report, { program: started.session.label, breakpoints: started.breakpoints }, `Attached: ${started.session.label}.\n`);
     }
     case "continue":
-      return stopReply(await session().resume("continue", args.thread_id));
+      return stopReply(await session().resume("continue", args.thread_id, signal));
     case "step_over":
-      return stopReply(await session().resume("next", args.thread_id));
+      return stopReply(await session().resume("next", args.thread_id, signal));
     case "step_in":
-      return stopReply(await session().resume("stepIn", args.thread_id));
+      return stopReply(await session().resume("stepIn", args.thread_id, signal));
     case "step_out":
-      return stopReply(await session().resume("stepOut", args.thread_id));
+      return stopReply(await session().resume("stepOut", args.thread_id, signal));
     case "pause":
-      return stopReply(await session().pause(args.thread_id));
+      return stopReply(await session().pause(args.thread_id, signal));
     case "threads": {
       const list = await threads(session());
       return reply(list.map((t) => `${t.id} ${t.name}`).join("\n") || "No threads.", { threads: list });

@@ -14,7 +14,7 @@ export interface DebugReply {
 
 export interface DebugHarness extends AsyncDisposable {
   t: TestRun;
-  call(args: Record<string, unknown>): Promise<DebugReply>;
+  call(args: Record<string, unknown>, signal?: AbortSignal): Promise<DebugReply>;
   /** Calls and fails the test with the tool's own words when it answered isError. */
   ok(args: Record<string, unknown>): Promise<DebugReply>;
 }
@@ -22,8 +22,8 @@ export interface DebugHarness extends AsyncDisposable {
 export async function debugHarness(workdir: string, settings: Record<string, unknown> = {}): Promise<DebugHarness> {
   const t = await startTestRun(workdir, { conversation: "c1", resources: { debugAdapters: settings } });
   const client: Client = await t.client();
-  const call = async (args: Record<string, unknown>): Promise<DebugReply> => {
-    const result = await client.callTool({ name: "debug", arguments: args }, undefined, { timeout: 180_000 });
+  const call = async (args: Record<string, unknown>, signal?: AbortSignal): Promise<DebugReply> => {
+    const result = await client.callTool({ name: "debug", arguments: args }, undefined, { timeout: 180_000, ...(signal ? { signal } : {}) });
     const text = (result.content as { text: string }[])[0]?.text ?? "";
     return { text, data: (result.structuredContent ?? {}) as Record<string, any>, isError: result.isError === true };
   };

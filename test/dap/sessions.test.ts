@@ -100,4 +100,23 @@ describe("debug sessions", () => {
     expect(await gone(adapter_pid)).toBe(true);
     expect(await gone(debuggee_pid)).toBe(true);
   }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("a cancelled launch stops waiting for a stop, and the next call is answered", async () => {
+    requireTool("/usr/bin/python3", "apt install python3-debugpy");
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
+    // The stop wait (10 minutes) is far longer than this test's bound: only cancellation ends it.
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 600 });
+    const cancel = new AbortController();
+    const launch = h.call({ operation: "launch", program: "loop.py" }, cancel.signal).catch((error: Error) => error);
+    for (let poll = 0; poll < 150; poll++) {
+      await Bun.sleep(200);
+      if (h.t.run.services.debug!.sessionFor("c1")?.debuggeePid !== undefined) break; // the program runs
+    }
+    cancel.abort();
+    expect(await launch).toBeInstanceOf(Error);
+    const status = await h.ok({ operation: "status" });
+    expect(status.data.state).toBe("running");
+    expect(status.text).toContain("The program is running");
+  }, ADAPTER_TEST_TIMEOUT_MS);
 });
