@@ -6,6 +6,7 @@ import type { DebugSession } from "./session.ts";
 import { shownFrame, topFrame, type ReportFrame } from "./stop-report.ts";
 
 export const STACK_CAP = 30;
+export const THREADS_CAP = 100;
 export const VARIABLES_CAP = 50;
 export const VALUE_CHARS = 400;
 
@@ -17,10 +18,12 @@ export interface ShownVariable {
   reference?: number;
 }
 
-export async function threads(session: DebugSession): Promise<{ id: number; name: string }[]> {
+export async function threads(session: DebugSession) {
   session.requireLive();
   const body = await session.connection.request<DebugProtocol.ThreadsResponse>("threads");
-  return (body?.threads ?? []).map((thread) => ({ id: thread.id, name: thread.name }));
+  // A Go program easily has hundreds of goroutines.
+  const capped = capList(body?.threads ?? [], THREADS_CAP);
+  return { threads: capped.items.map((thread) => ({ id: thread.id, name: thread.name })), total: capped.total, note: capped.note };
 }
 
 export async function stack(session: DebugSession, threadId: number | undefined) {

@@ -142,7 +142,9 @@ async function operate(supervisor: DebugSupervisor, conversation: string, args: 
       return stopReply(await session().pause(args.thread_id, signal));
     case "threads": {
       const list = await threads(session());
-      return reply(list.map((t) => `${t.id} ${t.name}`).join("\n") || "No threads.", { threads: list });
+      const lines = list.threads.map((t) => `${t.id} ${t.name}`);
+      if (list.note) lines.push(list.note);
+      return reply(lines.join("\n") || "No threads.", list);
     }
     case "stack": {
       const frames = await stack(session(), args.thread_id);

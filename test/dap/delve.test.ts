@@ -55,6 +55,8 @@ describe("debug with delve", () => {
     expect(launched.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "main.go", line: 16, source: "total += square(i)" } });
 
     expect(readdirSync(dir.path).sort()).toEqual(["go.mod", "main.go"]); // the debug binary is built outside the checkout
+    const threads = await h.ok({ operation: "threads" });
+    expect(threads.data.threads.map((t: { id: number }) => t.id)).toContain(launched.data.thread.id);
     const stack = await h.ok({ operation: "stack" });
     expect(stack.data.frames[0]).toMatchObject({ name: "main.main", line: 16 });
     const scopes = await h.ok({ operation: "scopes", frame_id: stack.data.frames[0].id });
