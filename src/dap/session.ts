@@ -3,6 +3,7 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import { ToolFailure } from "../tool/define.ts";
 import { type RunningAdapter } from "./adapter-process.ts";
 import type { AdapterEntry } from "./catalog.ts";
+import { descendants } from "./descendants.ts";
 import { INITIALIZE_ARGUMENTS } from "./detect.ts";
 import { OutputRing } from "./output-ring.ts";
 import { ReferenceTable } from "./references.ts";
@@ -61,6 +62,8 @@ export class DebugSession {
   pausing = false;
   /** A launched debuggee is ours to kill; an attached one belongs to whoever started it. */
   private ownsDebuggee = true;
+  /** The adapter's descendants after launch, when no `process` event named the debuggee. */
+  private debuggeeFallbackPids: number[] = [];
   capabilities: DebugProtocol.Capabilities = {};
   readonly references = new ReferenceTable();
   private readonly running: RunningAdapter;
@@ -121,6 +124,7 @@ export class DebugSession {
     await this.connection.request("configurationDone");
     await started;
     if (this.state === "starting") this.state = "running";
+    this.noteDebuggeeProcesses();
     return { report: await this.settle(firstStop, signal), breakpoints: placed };
   }
 
@@ -225,8 +229,27 @@ export class DebugSession {
       await this.connection.request("disconnect", { terminateDebuggee }, DISCONNECT_TIMEOUT_MS).catch(() => {});
     }
     await this.running.stop();
-    if (this.ownsDebuggee && this.debuggeePid !== undefined) killQuietly(this.debuggeePid);
+    this.killDebuggee();
     this.wake({ kind: "ended", reason: this.endedReason ?? reason });
+  }
+
+  /**
+   * delve names no debuggee pid, and the debuggee sits in a process group of its own: if dlv dies,
+   * killing dlv's group would leave the program running. Its pid is read from /proc instead.
+   */
+  private noteDebuggeeProcesses(): void {
+    if (!this.ownsDebuggee || this.debuggeePid !== undefined || this.adapterPid === undefined) return;
+    this.debuggeeFallbackPids = descendants(this.adapterPid);
+  }
+
+  /** The launched program's pid, from the adapter's process event or else from /proc. */
+  get programPid(): number | undefined {
+    return this.debuggeePid ?? this.debuggeeFallbackPids[0];
+  }
+
+  private killDebuggee(): void {
+    if (!this.ownsDebuggee) return;
+    for (const pid of this.debuggeePid !== undefined ? [this.debuggeePid] : this.debuggeeFallbackPids) killQuietly(pid);
   }
 
   private markRunning(): void {
@@ -324,7 +347,7 @@ export class DebugSession {
           this.endedReason = `${(event.body as { reason: string }).reason} — the adapter died mid-session${
             this.running.stderrTail() ? ` (stderr: ${this.running.stderrTail().slice(-300)})` : ""
           }`;
-          if (this.ownsDebuggee && this.debuggeePid !== undefined) killQuietly(this.debuggeePid);
+          this.killDebuggee();
           void this.running.stop();
         }
         this.wake({ kind: "ended", reason: this.endedReason ?? "the session ended" });

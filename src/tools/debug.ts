@@ -109,7 +109,7 @@ async function operate(supervisor: DebugSupervisor, conversation: string, args: 
         adapter: current.adapter.id,
         ttl_left_s: left,
         ...(current.adapterPid !== undefined ? { adapter_pid: current.adapterPid } : {}),
-        ...(current.debuggeePid !== undefined ? { debuggee_pid: current.debuggeePid } : {}),
+        ...(current.programPid !== undefined ? { debuggee_pid: current.programPid } : {}),
       }, `Session: ${current.label}, ${left} s of TTL left.\n`);
     }
     case "breakpoints": {

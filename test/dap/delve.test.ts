@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, killGroup, requireTool, untilOutput } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, alive, debugHarness, gone, killGroup, requireTool, untilOutput } from "./harness.ts";
 
 const MAIN = `package main
 
@@ -116,5 +116,20 @@ describe("debug with delve", () => {
     } finally {
       killGroup(server.pid);
     }
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("dlv killed mid-session takes the program with it (it runs in a group of its own)", async () => {
+    requireDelve();
+    await using dir = await tempDir();
+    await dir.write(PROJECT);
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 1 });
+    await h.ok({ operation: "launch", program: ".", args: ["spin"] });
+    const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
+    expect(typeof debuggee_pid).toBe("number");
+    expect(alive(debuggee_pid)).toBe(true);
+    process.kill(adapter_pid, "SIGKILL");
+    expect(await gone(debuggee_pid)).toBe(true);
+    const after = await h.call({ operation: "threads" });
+    expect(after.text).toContain("the adapter died mid-session");
   }, ADAPTER_TEST_TIMEOUT_MS);
 });

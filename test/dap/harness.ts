@@ -76,3 +76,12 @@ export function killGroup(pid: number | undefined): void {
     // it exited when the debugger let go of it
   }
 }
+
+/** How many 200 ms polls a test waits for a process to disappear. */
+const EXIT_POLLS = 100;
+
+/** Waits (bounded) until the pid is gone; false if it outlived the wait. */
+export async function gone(pid: number): Promise<boolean> {
+  for (let poll = 0; poll < EXIT_POLLS && alive(pid); poll++) await Bun.sleep(200);
+  return !alive(pid);
+}

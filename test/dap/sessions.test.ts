@@ -2,17 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, alive, debugHarness, requireTool } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, gone, requireTool } from "./harness.ts";
 
 const LOOP = "import time\nfor i in range(100000):\n    x = i\n    time.sleep(0.05)\n";
-
-/** How many 200 ms polls a test waits for a process to disappear. */
-const EXIT_POLLS = 100;
-
-async function gone(pid: number): Promise<boolean> {
-  for (let poll = 0; poll < EXIT_POLLS && alive(pid); poll++) await Bun.sleep(200);
-  return !alive(pid);
-}
 
 describe("debug sessions", () => {
   test("the TTL kills the adapter and the program, and the next call says the session expired", async () => {
