@@ -3,7 +3,7 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import { ToolFailure } from "../tool/define.ts";
 import { type RunningAdapter } from "./adapter-process.ts";
 import type { AdapterEntry } from "./catalog.ts";
-import { descendants } from "./descendants.ts";
+import { descendants, stillRunning, type ProcessMark } from "./descendants.ts";
 import { INITIALIZE_ARGUMENTS } from "./detect.ts";
 import { OutputRing } from "./output-ring.ts";
 import { ReferenceTable } from "./references.ts";
@@ -63,7 +63,7 @@ export class DebugSession {
   /** A launched debuggee is ours to kill; an attached one belongs to whoever started it. */
   private ownsDebuggee = true;
   /** The adapter's descendants after launch, when no `process` event named the debuggee. */
-  private debuggeeFallbackPids: number[] = [];
+  private debuggeeFallback: ProcessMark[] = [];
   capabilities: DebugProtocol.Capabilities = {};
   readonly references = new ReferenceTable();
   private readonly running: RunningAdapter;
@@ -239,17 +239,18 @@ export class DebugSession {
    */
   private noteDebuggeeProcesses(): void {
     if (!this.ownsDebuggee || this.debuggeePid !== undefined || this.adapterPid === undefined) return;
-    this.debuggeeFallbackPids = descendants(this.adapterPid);
+    this.debuggeeFallback = descendants(this.adapterPid);
   }
 
   /** The launched program's pid, from the adapter's process event or else from /proc. */
   get programPid(): number | undefined {
-    return this.debuggeePid ?? this.debuggeeFallbackPids[0];
+    return this.debuggeePid ?? this.debuggeeFallback[0]?.pid;
   }
 
   private killDebuggee(): void {
     if (!this.ownsDebuggee) return;
-    for (const pid of this.debuggeePid !== undefined ? [this.debuggeePid] : this.debuggeeFallbackPids) killQuietly(pid);
+    if (this.debuggeePid !== undefined) return killQuietly(this.debuggeePid);
+    for (const mark of this.debuggeeFallback) if (stillRunning(mark)) killQuietly(mark.pid);
   }
 
   private markRunning(): void {
