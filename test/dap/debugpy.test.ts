@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, requireTool } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, requireTool, untilListening } from "./harness.ts";
 
 const APP = `import sys
 
@@ -120,14 +120,9 @@ describe("debug with debugpy", () => {
     try {
       await using h = await debugHarness(dir.path, { stopWaitSeconds: 30 });
       await h.ok({ operation: "breakpoints", file: "served.py", lines: [3] });
-      let attached;
-      for (let attempt = 0; attempt < 50; attempt++) {
-        attached = await h.call({ operation: "attach", port });
-        if (!attached.isError) break;
-        await Bun.sleep(200); // the debuggee is still opening its port
-      }
-      expect(attached!.isError).toBe(false);
-      expect(attached!.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "served.py", line: 3 } });
+      await untilListening(port);
+      const attached = await h.ok({ operation: "attach", port });
+      expect(attached.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "served.py", line: 3 } });
       await h.ok({ operation: "terminate" });
     } finally {
       debuggee.kill("SIGKILL");

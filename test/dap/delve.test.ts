@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, alive, debugHarness, gone, killGroup, requireTool, untilOutput } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, alive, debugHarness, gone, killGroup, requireTool, untilListening, untilOutput } from "./harness.ts";
 
 const MAIN = `package main
 
@@ -104,14 +104,9 @@ describe("debug with delve", () => {
     try {
       await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
       await h.ok({ operation: "breakpoints", file: "main.go", lines: [28] });
-      let attached;
-      for (let attempt = 0; attempt < 300; attempt++) {
-        attached = await h.call({ operation: "attach", port });
-        if (!attached.isError) break;
-        await Bun.sleep(200); // dlv is still building the program
-      }
-      expect(attached!.isError).toBe(false);
-      expect(attached!.data).toMatchObject({ state: "stopped", frame: { file: "main.go", line: 28 } });
+      await untilListening(port);
+      const attached = await h.ok({ operation: "attach", port });
+      expect(attached.data).toMatchObject({ state: "stopped", frame: { file: "main.go", line: 28 } });
       await h.ok({ operation: "terminate" });
     } finally {
       killGroup(server.pid);

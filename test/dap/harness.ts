@@ -85,3 +85,20 @@ export async function gone(pid: number): Promise<boolean> {
   for (let poll = 0; poll < EXIT_POLLS && alive(pid); poll++) await Bun.sleep(200);
   return !alive(pid);
 }
+
+/** How many 200 ms polls a test waits for a debuggee server to open its port. */
+const LISTEN_POLLS = 600;
+
+/**
+ * Waits until something listens on 127.0.0.1:port, read from /proc/net/tcp — a probe connection
+ * would be taken by single-client servers (lldb-server gdbserver) as their one debugger.
+ */
+export async function untilListening(port: number): Promise<void> {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  for (let poll = 0; poll < LISTEN_POLLS; poll++) {
+    const table = await Bun.file("/proc/net/tcp").text();
+    if (table.split("\n").some((row) => row.trim().split(/\s+/)[1]?.endsWith(`:${hexPort}`) && row.trim().split(/\s+/)[3] === "0A")) return;
+    await Bun.sleep(200);
+  }
+  throw new Error(`nothing listened on port ${port} within ${(LISTEN_POLLS * 200) / 1000} s`);
+}

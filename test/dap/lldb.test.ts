@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, killGroup, requireTool, untilOutput } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, killGroup, requireTool, untilListening, untilOutput } from "./harness.ts";
 
 const MAIN = `#include <stdio.h>
 #include <stdlib.h>
@@ -103,14 +103,9 @@ describe("debug with lldb", () => {
     try {
       await using h = await debugHarness(dir.path);
       await h.ok({ operation: "breakpoints", file: "main.c", lines: [12] });
-      let attached;
-      for (let attempt = 0; attempt < 50; attempt++) {
-        attached = await h.call({ operation: "attach", port });
-        if (!attached.isError) break;
-        await Bun.sleep(200); // gdbserver is still opening its port
-      }
-      expect(attached!.isError).toBe(false);
-      expect(attached!.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "main.c", line: 12 } });
+      await untilListening(port);
+      const attached = await h.ok({ operation: "attach", port });
+      expect(attached.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "main.c", line: 12 } });
       const vars = await h.ok({ operation: "evaluate", expression: "i" });
       expect(vars.data.result).toBe("0");
       await h.ok({ operation: "terminate" });
