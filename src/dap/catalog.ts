@@ -109,7 +109,11 @@ export const ADAPTERS: readonly AdapterEntry[] = [
     },
     launchArguments: ({ program, args, cwd }) => ({ program, args, cwd }),
     attachVia: "adapter",
-    attachArguments: (port) => ({ attachCommands: [`gdb-remote ${LOCALHOST}:${port}`] }),
+    // lldb-vscode runs attachCommands asynchronously and may check the process before gdb-remote
+    // has connected ("process unloaded during launch or attach"): connect synchronously.
+    attachArguments: (port) => ({
+      attachCommands: ["script lldb.debugger.SetAsync(False)", `gdb-remote ${LOCALHOST}:${port}`, "script lldb.debugger.SetAsync(True)"],
+    }),
     evaluateContext: "watch",
     hiddenVariables: [],
   },
