@@ -61,6 +61,19 @@ describe("debug sessions", () => {
     expect(refused.text).toContain("does not exist in the workspace");
   }, ADAPTER_TEST_TIMEOUT_MS);
 
+  test("an adapter command set in the run config replaces the catalog's, and a bad one says so", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "go.mod": "module x\n" });
+    await using h = await debugHarness(dir.path, {
+      adapters: { debugpy: { command: ["/usr/bin/python3", "-m", "debugpy.adapter"] }, delve: { command: ["no-such-dlv", "dap"] } },
+    });
+    const { adapters } = (await h.ok({ operation: "adapters" })).data;
+    const by = Object.fromEntries(adapters.map((a: { adapter: string }) => [a.adapter, a]));
+    expect(by.debugpy).toMatchObject({ usable: true });
+    expect(by.debugpy.detail).toContain("/usr/bin/python3 (configured)");
+    expect(by.delve).toMatchObject({ usable: false, detail: "the configured command no-such-dlv is not executable" });
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
   test("debug is registered only with the resource, a workdir and a conversation id", async () => {
     await using dir = await tempDir();
     await using without = await startTestRun(dir.path, { resources: { debugAdapters: {} } });
