@@ -2,6 +2,7 @@
 import type { RunSettings } from "../config/load.ts";
 import { connectQuestions } from "../questions/service.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
+import { debugSupervisor } from "../dap/service.ts";
 import { kernelFactory } from "../kernel/connect.ts";
 import { describeWriteOutcome } from "../lsp/after-write.ts";
 import { LanguageServices } from "../lsp/service.ts";
@@ -17,6 +18,7 @@ export function connectServices(settings: RunSettings, runtime: RuntimePrimitive
     conversation: settings.conversation,
     ...(resources.parser ? { syntax: connectSyntax(settings.workdir, resources.parser, runtime, lifecycle) } : {}),
     ...(resources.languageServers ? { languageServers: connectLanguageServers(settings.workdir, resources.languageServers, lifecycle) } : {}),
+    ...(resources.debugAdapters ? { debug: debugSupervisor(settings.workdir, resources.debugAdapters, lifecycle) } : {}),
     ...(resources.questions ? { questions: connectQuestions(resources.questions, operatorToken(settings), lifecycle) } : {}),
     ...(resources.kernels ? { kernels: kernelFactory(settings, resources.kernels, runtime, lifecycle) } : {}),
     ...(resources.vibe ? { workers: openWorkerRoster(resources.vibe, settings.workdir, settings.stateDir, lifecycle) } : {}),

@@ -1,4 +1,5 @@
 // The live resources of one run, each present only when the harness passed it in.
+import type { DebugSupervisor } from "../dap/supervisor.ts";
 import type { KernelFactory } from "../kernel/factory.ts";
 import type { LanguageServices } from "../lsp/service.ts";
 import type { QuestionService } from "../questions/service.ts";
@@ -12,6 +13,8 @@ export interface RunServices {
   syntax?: SyntaxService;
   /** The language-server supervisor resource, with the run's diagnostic ledger. */
   languageServers?: LanguageServices;
+  /** The debug-session supervisor resource. */
+  debug?: DebugSupervisor;
   /** The question port resource (ask_user, permission prompts, the operator page). */
   questions?: QuestionService;
   /** The kernel factory resource (eval). */

@@ -4,6 +4,7 @@ import type { RunServices } from "../run/services.ts";
 import { askUserTool } from "./ask-user.ts";
 import { astEditTool } from "./ast-edit.ts";
 import { astGrepTool } from "./ast-grep.ts";
+import { debugTool } from "./debug.ts";
 import { evalTool } from "./eval.ts";
 import { lspRenameTool } from "./lsp-rename.ts";
 import { lspTool } from "./lsp.ts";
@@ -16,10 +17,11 @@ import { vibeTools } from "./vibe-tools.ts";
  * would convert every schema again.
  */
 export function toolCatalog(services: RunServices): () => Tool[] {
-  const { syntax, questions, languageServers, kernels, workers } = services;
+  const { syntax, questions, languageServers, debug, conversation, kernels, workers } = services;
   const fixed = [
     ...(languageServers ? [lspTool(languageServers), lspRenameTool(languageServers)] : []),
     ...(syntax ? [astGrepTool(syntax), astEditTool(syntax), resolveTool(syntax)] : []),
+    ...(debug && conversation ? [debugTool(debug, conversation)] : []),
     ...(kernels ? [evalTool(kernels)] : []),
     ...(questions?.space ? [askUserTool(questions.desk, questions.space)] : []),
   ];
