@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 export DEBIAN_FRONTEND=noninteractive
 APT_PACKAGES=(
-  git ca-certificates procps
+  git ca-certificates procps e2fsprogs
   # language servers (lsp): clangd, gopls + the Go toolchain
   clangd gopls golang-go
   # debug adapters (debug): debugpy, delve, lldb, and a C compiler for the C fixture

@@ -63,10 +63,17 @@ try {
   });
   step(`serve: ready at ${sidecar.ready.url}`);
   try {
-    const all = await (await sidecar.connect("default")).listTools();
-    const plan = await (await sidecar.connect("plan")).listTools();
+    const client = await sidecar.connect("default");
+    const all = await client.listTools();
+    const planClient = await sidecar.connect("plan");
+    const plan = await planClient.listTools();
     check(plan.tools.every((t) => t.annotations?.readOnlyHint === true), "the plan surface lists a non-read tool");
+    check(all.tools.some((t) => t.name === "ast_edit") && !plan.tools.some((t) => t.name === "ast_edit"), "ast_edit must be on default only");
     step(`tools: default sees ${all.tools.length}, plan sees ${plan.tools.length}`);
+    const found = await planClient.callTool({ name: "ast_grep", arguments: { pattern: "$A * $B", path: "app.py" } });
+    const matches = (found.structuredContent as { matches?: unknown[] } | undefined)?.matches ?? [];
+    check(!found.isError && matches.length === 2, `ast_grep found ${matches.length} matches: ${JSON.stringify(found)}`);
+    step("ast_grep: 2 matches in the fixture, through the plan surface");
   } finally {
     const code = await sidecar.stop();
     check(code === 0, `serve exited with ${code} after SIGTERM; stderr:\n${sidecar.stderr()}`);

@@ -3,12 +3,14 @@ import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { DoctorGroup } from "../doctor/check.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
+import { debugAdapterChecks } from "../dap/doctor.ts";
 import { kernelChecks } from "../kernel/doctor.ts";
+import { languageServerChecks } from "../lsp/doctor.ts";
 import { grammarChecks } from "../syntax/doctor.ts";
 import { workerChecks } from "../workers/doctor.ts";
 import type { CliFlags } from "./args.ts";
 
-const GROUPS: DoctorGroup[] = [grammarChecks, kernelChecks, workerChecks];
+const GROUPS: DoctorGroup[] = [grammarChecks, languageServerChecks, debugAdapterChecks, kernelChecks, workerChecks];
 
 export async function doctorCommand(flags: CliFlags, runtime: RuntimePrimitives): Promise<number> {
   const workdir = realpathSync(resolve(flags.workdir ?? process.cwd()));

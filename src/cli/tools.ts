@@ -4,7 +4,7 @@ import { connectServices } from "../run/connect.ts";
 import { Lifecycle } from "../run/lifecycle.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
 import { ToolRegistry } from "../tool/registry.ts";
-import { toolsForRun } from "../tools/catalog.ts";
+import { toolCatalog } from "../tools/catalog.ts";
 import { UsageError, type CliFlags } from "./args.ts";
 import { settingsFromFlags } from "./load-settings.ts";
 
@@ -17,7 +17,7 @@ export async function toolsCommand(flags: CliFlags, runtime: RuntimePrimitives):
   }
   const lifecycle = new Lifecycle();
   const services = connectServices(settings, runtime, lifecycle);
-  const registry = new ToolRegistry(() => toolsForRun(services));
+  const registry = new ToolRegistry(toolCatalog(services));
   const tools = registry.forSurface(surface).map((tool) => ({ ...describeTool(tool), tier: tool.tier }));
   process.stdout.write(`${JSON.stringify({ surface: name, tiers: surface.tiers, tools }, null, 2)}\n`);
   await lifecycle.close();

@@ -1,5 +1,6 @@
 // The harness-facing HTTP routes of a run, as data: each domain adds the routes its resource needs.
 import type { HarnessRoute } from "../http/app.ts";
+import { afterWriteRoute } from "../lsp/harness-route.ts";
 import { operatorPageRoutes } from "../questions/page/page-routes.ts";
 import { permissionRoute } from "../questions/permission-route.ts";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
@@ -10,6 +11,7 @@ import { vibeModeRoutes } from "./vibe-mode-route.ts";
 export function harnessRoutes(services: RunServices, registry: ToolRegistry, surfaces: readonly Surface[]): HarnessRoute[] {
   const { questions } = services;
   return [
+    ...(services.languageServers ? [afterWriteRoute(services.languageServers)] : []),
     ...(questions ? [permissionRoute(questions)] : []),
     ...(questions?.board
       ? operatorPageRoutes(questions.board, questions.operatorToken, () => runGlance(services, registry, surfaces))

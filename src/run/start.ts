@@ -6,7 +6,7 @@ import { ConfigError } from "../config/load.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
 import type { Tool } from "../tool/define.ts";
 import { ToolRegistry } from "../tool/registry.ts";
-import { toolsForRun } from "../tools/catalog.ts";
+import { toolCatalog } from "../tools/catalog.ts";
 import { VERSION } from "../version.ts";
 import { connectServices } from "./connect.ts";
 import { Lifecycle } from "./lifecycle.ts";
@@ -49,7 +49,8 @@ export async function startRun(
   const lifecycle = new Lifecycle();
   const shutdown = new AbortController();
   const services = connectServices(settings, runtime, lifecycle);
-  const registry = new ToolRegistry(() => [...toolsForRun(services), ...(options.extraTools ?? [])]);
+  const catalog = toolCatalog(services);
+  const registry = new ToolRegistry(() => [...catalog(), ...(options.extraTools ?? [])]);
   const routes = harnessRoutes(services, registry, settings.surfaces.map(({ name, tiers }) => ({ name, tiers })));
   const { app, sessions } = createApp({
     registry,

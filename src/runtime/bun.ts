@@ -2,6 +2,7 @@
 import { isEmbeddedPath } from "../platform/embedded-paths.ts";
 import { join } from "node:path";
 import { bunGrammarSource } from "./grammar-source.bun.ts";
+import { spawnParseWorker } from "./parse-worker.bun.ts";
 import type { RuntimePrimitives } from "./primitives.ts";
 
 /** Inside `bun build --compile` output, the entry script lives in Bun's embedded file system. */
@@ -15,6 +16,7 @@ export const bunPrimitives: RuntimePrimitives = {
     return { port: server.port ?? port, close: () => server.stop(true) };
   },
   grammars: bunGrammarSource,
+  spawnParseWorker,
   // From source, name main.ts itself: under `bun test` (or an importing script) Bun.main is another file.
   selfCommand: compiled ? [process.execPath] : [process.execPath, join(import.meta.dir, "..", "main.ts")],
 };

@@ -13,6 +13,8 @@ export interface RuntimePrimitives {
   name: "bun" | "node" | "deno";
   listen(fetch: FetchHandler, host: string, port: number): Promise<Listening>;
   grammars: GrammarSource;
+  /** Starts a parse worker thread; absent where the runtime has none (parsing stays in-thread). */
+  spawnParseWorker?: () => Worker;
   /** The argv that starts this same sidecar again (a compiled binary, or the runtime plus src/main.ts). */
   selfCommand: readonly string[];
 }

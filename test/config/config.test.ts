@@ -67,3 +67,15 @@ describe("settling a config", () => {
     expect(() => settle(parseConfig({ workdir: `${dir.path}/missing` }))).toThrow("does not exist");
   });
 });
+
+describe("docs/config.md", () => {
+  test("its full example is a valid run config", async () => {
+    const text = await Bun.file(`${import.meta.dir}/../../docs/config.md`).text();
+    const example = /## Full example\s+```json\n([\s\S]*?)```/.exec(text)?.[1];
+    expect(example).toBeDefined();
+    const config = parseConfig(JSON.parse(example!));
+    expect(Object.keys(config.resources ?? {}).sort()).toEqual(
+      ["bridge", "debugAdapters", "kernels", "languageServers", "parser", "questions", "vibe"].sort(),
+    );
+  });
+});

@@ -1,5 +1,22 @@
 // Settings of the debug-session supervisor resource (debug).
 import * as v from "valibot";
+import { ADAPTER_IDS } from "../../dap/catalog.ts";
 
-export const debugAdapterSettings = v.strictObject({});
+const adapterOverride = v.strictObject({
+  /** Replaces the catalog's command for this adapter, e.g. ["/opt/llvm/bin/lldb-dap"]. */
+  command: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string("expected a command argument string"), v.minLength(1, "expected a non-empty argument"))),
+      v.minLength(1, "expected the command as a non-empty argv list"),
+    ),
+  ),
+});
+
+export const debugAdapterSettings = v.strictObject({
+  /** A session's hard lifetime; default 1800 (30 minutes). Tests shorten it. */
+  ttlSeconds: v.optional(v.pipe(v.number("expected seconds as a number"), v.minValue(1, "expected at least 1 second"))),
+  /** How long a control call waits for the next stop before answering "running"; default 15. */
+  stopWaitSeconds: v.optional(v.pipe(v.number("expected seconds as a number"), v.minValue(0.1, "expected at least 0.1 seconds"))),
+  adapters: v.optional(v.strictObject(Object.fromEntries(ADAPTER_IDS.map((id) => [id, v.optional(adapterOverride)])) as Record<(typeof ADAPTER_IDS)[number], v.OptionalSchema<typeof adapterOverride, undefined>>)),
+});
 export type DebugAdapterSettings = v.InferOutput<typeof debugAdapterSettings>;

@@ -1,5 +1,29 @@
-// Settings of the language-server supervisor resource (lsp, lsp_rename).
+// Settings of the language-server supervisor resource (lsp, lsp_rename): catalog overrides and timings.
 import * as v from "valibot";
+import { nonEmptyString } from "./shared.ts";
 
-export const languageServerSettings = v.strictObject({});
+const stringList = (what: string) => v.array(nonEmptyString(what), `expected a list of ${what}s`);
+
+/** One catalog entry's overrides; a new id adds a server, a known id changes only the keys given. */
+const serverOverride = v.strictObject({
+  /** The executable: a bare name (looked up in node_modules/.bin, then PATH) or a path. */
+  command: v.optional(nonEmptyString("a command")),
+  args: v.optional(stringList("argument")),
+  languages: v.optional(stringList("language id")),
+  /** File extensions with the dot, e.g. ".ts". */
+  extensions: v.optional(stringList("file extension")),
+  rootMarkers: v.optional(stringList("root marker file name")),
+  initializationOptions: v.optional(v.record(v.string(), v.unknown())),
+  /** Leaves the server out of this run entirely. */
+  disabled: v.optional(v.boolean("expected true or false")),
+});
+
+export const languageServerSettings = v.strictObject({
+  servers: v.optional(v.record(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_-]*$/, "expected a lower-case server id")), serverOverride)),
+  /** Servers unused this long are shut down (they restart on the next use). */
+  idleShutdownSeconds: v.optional(v.pipe(v.number("expected seconds as a number"), v.minValue(1, "expected at least 1 second"))),
+  /** How long a server gets to answer `initialize`. */
+  initializeTimeoutSeconds: v.optional(v.pipe(v.number("expected seconds as a number"), v.minValue(1, "expected at least 1 second"))),
+});
 export type LanguageServerSettings = v.InferOutput<typeof languageServerSettings>;
+export type ServerOverride = v.InferOutput<typeof serverOverride>;

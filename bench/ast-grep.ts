@@ -1,0 +1,144 @@
+// Benchmark: sidecar's ast_grep (through its MCP HTTP API) against the ast-grep CLI on the same
+// corpus — checks both find the same matches, prints medians and the sidecar/ast-grep ratios for a
+// cold first query (fresh sidecar) and a warm repeat. Usage: bun bench/ast-grep.ts [--binary dist/sidecar]
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const AST_GREP = join(root, "node_modules/.bin/ast-grep");
+const binaryAt = process.argv.indexOf("--binary");
+const sidecarCommand = binaryAt > 0 ? [process.argv[binaryAt + 1]!] : [process.execPath, join(root, "src/main.ts")];
+const WARM_RUNS = 3;
+const CLI_RUNS = 3;
+const MAX_BYTES = 1024 * 1024;
+
+interface Case {
+  language: string;
+  astGrepLanguage: string;
+  pattern: string;
+}
+
+const CASES: Case[] = [
+  { language: "javascript", astGrepLanguage: "javascript", pattern: "console.log($$$A)" },
+  { language: "javascript", astGrepLanguage: "javascript", pattern: "new Promise($$$A)" },
+  { language: "javascript", astGrepLanguage: "javascript", pattern: "$A === undefined" },
+  { language: "javascript", astGrepLanguage: "javascript", pattern: "Object.keys($O)" },
+  { language: "typescript", astGrepLanguage: "typescript", pattern: "export declare function $F($$$P): $R;" },
+  { language: "typescript", astGrepLanguage: "typescript", pattern: "$A as $T" },
+  { language: "python", astGrepLanguage: "python", pattern: "isinstance($X, $T)" },
+  { language: "python", astGrepLanguage: "python", pattern: "raise $E($$$A)" },
+];
+
+/** Copies files of the given extensions from `from` into the corpus under `as` (skipping hidden paths and big files). */
+function gather(from: string, as: string, corpus: string, accept: (name: string) => boolean, limit = 4000): number {
+  let copied = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (copied >= limit || entry.name.startsWith(".")) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile() && accept(entry.name) && statSync(path).size <= MAX_BYTES) {
+        const target = join(corpus, as, relative(from, path).replaceAll("node_modules", "nm"));
+        mkdirSync(dirname(target), { recursive: true });
+        cpSync(path, target);
+        copied++;
+      }
+    }
+  };
+  if (existsSync(from)) walk(from);
+  return copied;
+}
+
+function buildCorpus(): string {
+  const corpus = join(tmpdir(), "sidecar-bench-corpus");
+  rmSync(corpus, { recursive: true, force: true });
+  mkdirSync(corpus, { recursive: true });
+  const js = gather(join(root, "node_modules"), "js", corpus, (n) => n.endsWith(".js"));
+  const ts = gather(join(root, "node_modules"), "ts", corpus, (n) => n.endsWith(".ts") && !n.endsWith(".d.mts"));
+  const py = gather("/usr/lib/python3.11", "py", corpus, (n) => n.endsWith(".py"));
+  console.log(`corpus ${corpus}: ${js} .js, ${ts} .ts, ${py} .py files`);
+  return corpus;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function astGrepRun(c: Case, corpus: string): { ms: number; count: number; keys: Set<string> } {
+  const started = performance.now();
+  const run = spawnSync(AST_GREP, ["run", "-p", c.pattern, "-l", c.astGrepLanguage, "--json=compact", corpus], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const ms = performance.now() - started;
+  const found = JSON.parse(run.stdout || "[]") as { file: string; range: { start: { line: number; column: number } } }[];
+  // Nested matches can share a start (`a as B as C`), so the count is kept apart from the key set.
+  return { ms, count: found.length, keys: new Set(found.map((m) => `${relative(corpus, m.file)}:${m.range.start.line + 1}:${m.range.start.column + 1}`)) };
+}
+
+interface Sidecar {
+  child: ChildProcess;
+  client: Client;
+}
+
+async function startSidecar(corpus: string): Promise<Sidecar> {
+  const config = join(tmpdir(), "sidecar-bench-run.json");
+  writeFileSync(config, JSON.stringify({ workdir: corpus, resources: { parser: {} } }));
+  const child = spawn(sidecarCommand[0]!, [...sidecarCommand.slice(1), "serve", "--config", config], { stdio: ["ignore", "pipe", "ignore"] });
+  const line: string = await new Promise((resolve, reject) => {
+    child.stdout!.once("data", (d) => resolve(String(d)));
+    child.once("exit", (code) => reject(new Error(`sidecar exited with ${code}`)));
+  });
+  const ready = JSON.parse(line.split("\n")[0]!) as { url: string; surfaces: Record<string, string> };
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(ready.url), { requestInit: { headers: { Authorization: `Bearer ${ready.surfaces.default}` } } }),
+  );
+  return { child, client };
+}
+
+async function sidecarQuery(s: Sidecar, c: Case): Promise<{ ms: number; total: number; keys: Set<string>; notes: string[] }> {
+  const started = performance.now();
+  const result = await s.client.callTool({ name: "ast_grep", arguments: { pattern: c.pattern, language: c.language, max_results: 1000 } }, undefined, { timeout: 600_000 });
+  const ms = performance.now() - started;
+  if (result.isError) throw new Error(`sidecar failed: ${JSON.stringify(result.content)}`);
+  const data = result.structuredContent as { total: number; matches: { path: string; start: { line: number; column: number } }[]; notes: string[] };
+  return { ms, total: data.total, keys: new Set(data.matches.map((m) => `${m.path}:${m.start.line}:${m.start.column}`)), notes: data.notes };
+}
+
+const corpus = buildCorpus();
+const rows: string[][] = [["pattern", "lang", "matches", "ast-grep ms", "cold ms", "warm ms", "cold ×", "warm ×", "same"]];
+const coldRatios: number[] = [];
+const warmRatios: number[] = [];
+for (const c of CASES) {
+  const cli = Array.from({ length: CLI_RUNS }, () => astGrepRun(c, corpus));
+  const cliMs = median(cli.map((r) => r.ms));
+  const sidecar = await startSidecar(corpus);
+  try {
+    const cold = await sidecarQuery(sidecar, c);
+    const warm = [];
+    for (let k = 0; k < WARM_RUNS; k++) warm.push(await sidecarQuery(sidecar, c));
+    const warmMs = median(warm.map((r) => r.ms));
+    const theirs = cli[0]!.keys;
+    const theirCount = cli[0]!.count;
+    // Totals are compared in full; positions for the first 1000 shown (the tool's cap).
+    const same = cold.total === theirCount && [...cold.keys].every((k) => theirs.has(k));
+    if (!same) {
+      const missing = cold.keys.size < cold.total ? [] : [...theirs].filter((k) => !cold.keys.has(k)).slice(0, 3);
+      const extra = [...cold.keys].filter((k) => !theirs.has(k)).slice(0, 3);
+      console.log(`  differs for ${c.pattern}: sidecar ${cold.total}, ast-grep ${theirCount}; only ast-grep: ${missing.join(" ")}; only sidecar: ${extra.join(" ")}`);
+    }
+    if (cold.notes.length > 0) console.log(`  notes: ${cold.notes.join("; ")}`);
+    coldRatios.push(cold.ms / cliMs);
+    warmRatios.push(warmMs / cliMs);
+    rows.push([c.pattern, c.language, String(cold.total), cliMs.toFixed(0), cold.ms.toFixed(0), warmMs.toFixed(0), (cold.ms / cliMs).toFixed(2), (warmMs / cliMs).toFixed(2), same ? "yes" : "NO"]);
+  } finally {
+    await sidecar.client.close().catch(() => {});
+    sidecar.child.kill("SIGTERM");
+  }
+}
+const widths = rows[0]!.map((_, k) => Math.max(...rows.map((r) => r[k]!.length)));
+for (const row of rows) console.log(row.map((cell, k) => cell.padEnd(widths[k]!)).join("  "));
+console.log(`median ratio sidecar/ast-grep: cold ${median(coldRatios).toFixed(2)}×, warm ${median(warmRatios).toFixed(2)}× (targets ≤ 1.0×, ≤ 0.2×)`);

@@ -1,0 +1,163 @@
+// Launch-to-first-stop and per-step latency per adapter: the debug tool over MCP vs raw DAP to the adapter.
+// Run: bun bench/debug.ts [rounds]   (needs python3-debugpy, delve, golang-go, lldb-16, gcc)
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { DebugProtocol } from "@vscode/debugprotocol";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { parseConfig, settle } from "../src/config/load.ts";
+import { startAdapter } from "../src/dap/adapter-process.ts";
+import { adapterById, type AdapterId } from "../src/dap/catalog.ts";
+import type { DapConnection } from "../src/dap/connection.ts";
+import { detectStatic, INITIALIZE_ARGUMENTS } from "../src/dap/detect.ts";
+import { startRun } from "../src/run/start.ts";
+import { bunPrimitives } from "../src/runtime/bun.ts";
+
+const ROUNDS = Number(process.argv[2] ?? 3);
+const STEPS = 8;
+/** Bound on any one wait in the raw client; a cold go build is the slow case. */
+const RAW_WAIT_MS = 120_000;
+
+interface Fixture {
+  adapter: AdapterId;
+  files: Record<string, string>;
+  build?: string[];
+  program: string;
+  source: string;
+  line: number;
+}
+
+const LOOP_PY = "def f(i):\n    return i * 2\n\ntotal = 0\nfor i in range(100):\n    total += f(i)\n    total -= 1\nprint(total)\n";
+const LOOP_GO = "package main\n\nimport \"fmt\"\n\nfunc f(i int) int {\n\treturn i * 2\n}\n\nfunc main() {\n\ttotal := 0\n\tfor i := 0; i < 100; i++ {\n\t\ttotal += f(i)\n\t\ttotal -= 1\n\t}\n\tfmt.Println(total)\n}\n";
+const LOOP_C = "#include <stdio.h>\nint f(int i) { return i * 2; }\nint main(void) {\n  int total = 0;\n  for (int i = 0; i < 100; i++) {\n    total += f(i);\n    total -= 1;\n  }\n  printf(\"%d\\n\", total);\n  return 0;\n}\n";
+
+const FIXTURES: Fixture[] = [
+  { adapter: "debugpy", files: { "pyproject.toml": "", "loop.py": LOOP_PY }, program: "loop.py", source: "loop.py", line: 6 },
+  { adapter: "delve", files: { "go.mod": "module bench\n\ngo 1.19\n", "main.go": LOOP_GO }, program: ".", source: "main.go", line: 12 },
+  {
+    adapter: "lldb",
+    files: { "CMakeLists.txt": "", "loop.c": LOOP_C },
+    build: ["gcc", "-g", "-O0", "-o", "loop", "loop.c"],
+    program: "loop",
+    source: "loop.c",
+    line: 6,
+  },
+];
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+function waitEvent(connection: DapConnection, name: string): Promise<DebugProtocol.Event> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${name} event within ${RAW_WAIT_MS} ms`)), RAW_WAIT_MS);
+    const off = connection.onEvent((event) => {
+      if (event.event !== name) return;
+      clearTimeout(timer);
+      off();
+      resolve(event);
+    });
+  });
+}
+
+/** The same request sequence the tool sends, written straight against the adapter. */
+async function rawRound(fixture: Fixture, dir: string): Promise<{ launch: number; step: number }> {
+  const entry = adapterById(fixture.adapter);
+  const found = detectStatic(entry, dir, dir, {});
+  if (!found.usable) throw new Error(`${fixture.adapter}: ${found.detail}`);
+  const began = performance.now();
+  const adapter = await startAdapter({ command: found.command!, transport: entry.transport, cwd: dir });
+  const dap = adapter.connection;
+  try {
+    await dap.request("initialize", { ...INITIALIZE_ARGUMENTS, adapterID: entry.id });
+    const initialized = waitEvent(dap, "initialized");
+    const stopped = waitEvent(dap, "stopped");
+    const program = join(dir, fixture.program);
+    const launched = dap.request("launch", entry.launchArguments({ program, args: [], cwd: dir, ...(found.python ? { python: found.python } : {}) }), RAW_WAIT_MS);
+    await initialized;
+    await dap.request("setBreakpoints", { source: { path: join(dir, fixture.source) }, breakpoints: [{ line: fixture.line }] });
+    await dap.request("configurationDone");
+    await launched;
+    const threadId = ((await stopped) as DebugProtocol.StoppedEvent).body.threadId!;
+    await dap.request("stackTrace", { threadId, startFrame: 0, levels: 1 });
+    const launch = performance.now() - began;
+    const steps: number[] = [];
+    for (let i = 0; i < STEPS; i++) {
+      const t0 = performance.now();
+      const next = waitEvent(dap, "stopped");
+      await dap.request("next", { threadId });
+      await next;
+      await dap.request("stackTrace", { threadId, startFrame: 0, levels: 1 });
+      steps.push(performance.now() - t0);
+    }
+    return { launch, step: median(steps) };
+  } finally {
+    await dap.request("disconnect", { terminateDebuggee: true }, 3_000).catch(() => {});
+    await adapter.stop();
+  }
+}
+
+/** The debug tool through a real run and the official MCP client. */
+async function toolRound(client: Client, fixture: Fixture): Promise<{ launch: number; step: number }> {
+  const call = async (args: Record<string, unknown>) => {
+    const result = await client.callTool({ name: "debug", arguments: args }, undefined, { timeout: RAW_WAIT_MS });
+    if (result.isError) throw new Error(JSON.stringify(result.content));
+    return result.structuredContent as Record<string, unknown>;
+  };
+  await call({ operation: "breakpoints", file: fixture.source, lines: [fixture.line] });
+  const began = performance.now();
+  const report = await call({ operation: "launch", program: fixture.program });
+  if (report.state !== "stopped") throw new Error(`launch did not stop: ${JSON.stringify(report)}`);
+  const launch = performance.now() - began;
+  await call({ operation: "breakpoints", file: fixture.source, lines: [] });
+  const steps: number[] = [];
+  for (let i = 0; i < STEPS; i++) {
+    const t0 = performance.now();
+    await call({ operation: "step_over" });
+    steps.push(performance.now() - t0);
+  }
+  await call({ operation: "terminate" });
+  return { launch, step: median(steps) };
+}
+
+async function benchAdapter(fixture: Fixture): Promise<void> {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), `bench-debug-${fixture.adapter}-`)));
+  try {
+    for (const [name, content] of Object.entries(fixture.files)) writeFileSync(join(dir, name), content);
+    if (fixture.build) {
+      const built = spawnSync(fixture.build[0]!, fixture.build.slice(1), { cwd: dir, encoding: "utf8" });
+      if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
+    }
+    const run = await startRun(settle(parseConfig({ workdir: dir, conversation: "bench", resources: { debugAdapters: {} } })), bunPrimitives);
+    const client = new Client({ name: "bench", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(run.url), { requestInit: { headers: { Authorization: `Bearer ${run.surfaces.default}` } } }));
+    try {
+      await rawRound(fixture, dir); // warm-up: the go build cache, python bytecode, page cache
+      const raw = { launch: [] as number[], step: [] as number[] };
+      const tool = { launch: [] as number[], step: [] as number[] };
+      for (let round = 0; round < ROUNDS; round++) {
+        const r = await rawRound(fixture, dir);
+        raw.launch.push(r.launch);
+        raw.step.push(r.step);
+        const t = await toolRound(client, fixture);
+        tool.launch.push(t.launch);
+        tool.step.push(t.step);
+      }
+      const row = (what: string, rawMs: number, toolMs: number) =>
+        `  ${what.padEnd(22)} raw ${rawMs.toFixed(1).padStart(8)} ms   tool ${toolMs.toFixed(1).padStart(8)} ms   added ${(toolMs - rawMs).toFixed(1).padStart(7)} ms   ratio ${(toolMs / rawMs).toFixed(2)}`;
+      console.log(`${fixture.adapter} (median of ${ROUNDS} rounds, ${STEPS} steps each)`);
+      console.log(row("launch to first stop", median(raw.launch), median(tool.launch)));
+      console.log(row("step_over", median(raw.step), median(tool.step)));
+    } finally {
+      await client.close();
+      await run.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+for (const fixture of FIXTURES) await benchAdapter(fixture);

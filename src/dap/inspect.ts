@@ -1,0 +1,110 @@
+// Reading a stopped program: threads, stack, scopes, variables, evaluate — capped, with fresh ids.
+import type { DebugProtocol } from "@vscode/debugprotocol";
+import { capList, capValue } from "../tool/budget.ts";
+import { ToolFailure } from "../tool/define.ts";
+import type { DebugSession } from "./session.ts";
+import { shownFrame, topFrame, type ReportFrame } from "./stop-report.ts";
+
+export const STACK_CAP = 30;
+export const THREADS_CAP = 100;
+export const VARIABLES_CAP = 50;
+export const VALUE_CHARS = 400;
+
+export interface ShownVariable {
+  name: string;
+  value: string;
+  type?: string;
+  /** Pass to `variables` to expand it; absent for a leaf. */
+  reference?: number;
+}
+
+export async function threads(session: DebugSession) {
+  session.requireLive();
+  const body = await session.connection.request<DebugProtocol.ThreadsResponse>("threads");
+  // A Go program easily has hundreds of goroutines.
+  const capped = capList(body?.threads ?? [], THREADS_CAP);
+  return { threads: capped.items.map((thread) => ({ id: thread.id, name: thread.name })), total: capped.total, note: capped.note };
+}
+
+export async function stack(session: DebugSession, threadId: number | undefined) {
+  session.requireStopped("read the stack");
+  const thread = threadId ?? session.currentThread ?? (await session.anyThread());
+  const body = await session.connection.request<DebugProtocol.StackTraceResponse>("stackTrace", {
+    threadId: thread,
+    startFrame: 0,
+    levels: STACK_CAP,
+  });
+  const frames = body?.stackFrames ?? [];
+  // Adapters page loosely (debugpy ignores levels): cap here, and count from totalFrames when given.
+  const total = Math.max(frames.length, body?.totalFrames ?? 0);
+  const capped = capList(frames, STACK_CAP);
+  const note = capped.shown < total ? `${capped.shown} of ${total} shown` : "";
+  return { thread, frames: capped.items.map((frame) => shownFrame(session, frame, thread)), total, note };
+}
+
+export async function scopes(session: DebugSession, frameId: number) {
+  session.requireStopped("read scopes");
+  const frame = session.references.resolve("frame", frameId);
+  const body = await session.connection.request<DebugProtocol.ScopesResponse>("scopes", { frameId: frame.dapId });
+  return (body?.scopes ?? []).map((scope) => ({
+    name: scope.name,
+    reference: session.references.mint("variables", scope.variablesReference, frame.threadId),
+    ...(scope.expensive ? { expensive: true } : {}),
+  }));
+}
+
+export async function variables(session: DebugSession, reference: number) {
+  session.requireStopped("read variables");
+  const handle = session.references.resolve("variables", reference);
+  const body = await session.connection.request<DebugProtocol.VariablesResponse>("variables", {
+    variablesReference: handle.dapId,
+  });
+  const hidden = new Set(session.adapter.hiddenVariables);
+  const children = (body?.variables ?? []).filter((variable) => !hidden.has(variable.name));
+  const capped = capList(children, VARIABLES_CAP);
+  return {
+    variables: capped.items.map((variable): ShownVariable => shownVariable(session, variable, handle.threadId)),
+    total: capped.total,
+    note: capped.note,
+  };
+}
+
+export async function evaluate(session: DebugSession, expression: string, frameId: number | undefined) {
+  session.requireStopped("evaluate");
+  let frame: ReportFrame | undefined;
+  let dapFrame: number | undefined;
+  let threadId: number | undefined;
+  if (frameId !== undefined) {
+    const handle = session.references.resolve("frame", frameId);
+    dapFrame = handle.dapId;
+    threadId = handle.threadId;
+  } else {
+    // lldb evaluates nothing without a frame: default to the stopped thread's top frame.
+    threadId = session.currentThread ?? (await session.anyThread());
+    frame = await topFrame(session, threadId);
+    if (!frame) throw new ToolFailure("The stopped thread has no frames to evaluate in; call stack and pass a frame_id.");
+    dapFrame = session.references.resolve("frame", frame.id).dapId;
+  }
+  const body = await session.connection.request<DebugProtocol.EvaluateResponse>("evaluate", {
+    expression,
+    frameId: dapFrame,
+    context: session.adapter.evaluateContext,
+  });
+  return {
+    result: capValue(body?.result ?? "", VALUE_CHARS),
+    ...(body?.type ? { type: body.type } : {}),
+    ...(body?.variablesReference ? { reference: session.references.mint("variables", body.variablesReference, threadId) } : {}),
+    ...(frame ? { frame } : {}),
+  };
+}
+
+function shownVariable(session: DebugSession, variable: DebugProtocol.Variable, threadId: number | undefined): ShownVariable {
+  return {
+    name: variable.name,
+    value: capValue(variable.value, VALUE_CHARS),
+    ...(variable.type ? { type: variable.type } : {}),
+    ...(variable.variablesReference > 0
+      ? { reference: session.references.mint("variables", variable.variablesReference, threadId) }
+      : {}),
+  };
+}

@@ -1,0 +1,141 @@
+// Finding things on this machine: executables on PATH, versioned LLVM tools, a Python that has debugpy.
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync, lstatSync, readdirSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
+import { isInside } from "../workspace/paths.ts";
+
+/** How long `python -c "import debugpy"` may take; a cold interpreter on a loaded machine is slow. */
+export const PYTHON_PROBE_TIMEOUT_MS = 15_000;
+
+export function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every match of `name` on PATH, in PATH order (`which -a`). */
+export function whichAll(name: string, path = process.env.PATH ?? ""): string[] {
+  if (name.includes("/")) return isExecutable(name) ? [name] : [];
+  return path
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, name))
+    .filter((candidate) => isExecutable(candidate));
+}
+
+export function which(name: string): string | undefined {
+  return whichAll(name)[0];
+}
+
+/** Versioned names on PATH like lldb-dap-19, lldb-vscode-16, newest version first. */
+export function versionedOnPath(stem: string): string[] {
+  const found = new Map<number, string>();
+  for (const dir of (process.env.PATH ?? "").split(delimiter).filter(Boolean)) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const version = new RegExp(`^${stem}-(\\d+)$`).exec(name)?.[1];
+      if (version && !found.has(Number(version)) && isExecutable(join(dir, name))) found.set(Number(version), join(dir, name));
+    }
+  }
+  return [...found.entries()].sort((a, b) => b[0] - a[0]).map(([, path]) => path);
+}
+
+/** `/usr/lib/llvm-NN/bin/<tool>` for every installed LLVM, newest first. */
+export function llvmTools(tool: string, libDir = "/usr/lib"): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(libDir);
+  } catch {
+    return [];
+  }
+  return names
+    .map((name) => ({ name, version: Number(/^llvm-(\d+)$/.exec(name)?.[1]) }))
+    .filter((entry) => Number.isFinite(entry.version))
+    .sort((a, b) => b.version - a.version)
+    .map((entry) => join(libDir, entry.name, "bin", tool))
+    .filter((path) => isExecutable(path));
+}
+
+export type PythonChoice =
+  | { ok: true; python: string; where: string }
+  | { ok: false; reason: string; hint: string };
+
+/**
+ * The interpreter debugpy runs with: the root's `.venv`, then `venv`, then each python3 on PATH.
+ * A project venv that exists is the answer even without debugpy — running the program in another
+ * environment fails in ways that read as broken code — so its absence is reported, not skipped.
+ */
+export function choosePython(root: string): PythonChoice {
+  // Probing spawns interpreters (a pyenv shim alone costs hundreds of ms): remember the answer
+  // until the venvs or PATH change, so a new .venv is still seen on the next launch.
+  const key = [root, process.env.PATH, ...VENVS.map((venv) => venvStamp(join(root, venv, "bin", "python")))].join("\0");
+  const known = pythonChoices.get(key);
+  if (known) return known;
+  const choice = probePython(root);
+  pythonChoices.set(key, choice);
+  return choice;
+}
+
+const VENVS = [".venv", "venv"] as const;
+const pythonChoices = new Map<string, PythonChoice>();
+
+function venvStamp(python: string): string {
+  try {
+    return String(lstatSync(python).mtimeMs); // the link itself: a recreated venv makes a new one
+  } catch {
+    return "-";
+  }
+}
+
+function probePython(root: string): PythonChoice {
+  for (const venv of VENVS) {
+    const python = join(root, venv, "bin", "python");
+    if (!existsSync(python)) continue;
+    if (hasDebugpy(python)) return { ok: true, python, where: `${venv}/bin/python` };
+    return {
+      ok: false,
+      reason: `the project's ${venv}/bin/python has no debugpy module`,
+      hint: `run \`${venv}/bin/python -m pip install debugpy\`, or recreate the venv with --system-site-packages after \`apt install python3-debugpy\``,
+    };
+  }
+  const onPath = whichAll("python3");
+  const withDebugpy = onPath.find((python) => hasDebugpy(python));
+  if (withDebugpy) return { ok: true, python: withDebugpy, where: withDebugpy };
+  return {
+    ok: false,
+    reason: onPath.length
+      ? `none of the python3 interpreters on PATH (${onPath.join(", ")}) can import debugpy`
+      : "no python3 on PATH",
+    hint: "apt install python3-debugpy (it installs debugpy for /usr/bin/python3), or `python3 -m pip install debugpy`",
+  };
+}
+
+function hasDebugpy(python: string): boolean {
+  const probe = spawnSync(python, ["-c", "import debugpy"], { timeout: PYTHON_PROBE_TIMEOUT_MS, stdio: "ignore" });
+  return probe.status === 0;
+}
+
+/**
+ * The nearest directory from `start` up to `workdir` holding one of `markers`, or undefined.
+ * A marker outside the workdir does not count: the run owns only its checkout.
+ */
+export function findRoot(workdir: string, start: string, markers: readonly string[]): { root: string; marker: string } | undefined {
+  let dir = start;
+  for (;;) {
+    if (!isInside(workdir, dir)) return undefined;
+    const marker = markers.find((name) => existsSync(join(dir, name)));
+    if (marker) return { root: dir, marker };
+    if (dir === workdir) return undefined;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}

@@ -1,0 +1,73 @@
+// The debuggee's output, bounded: fragments joined into lines, old text dropped and counted.
+
+/** How many characters of program output a session keeps. */
+export const OUTPUT_RING_CHARS = 64_000;
+
+export interface OutputRead {
+  text: string;
+  /** Characters that were dropped before this reader saw them. */
+  dropped: number;
+}
+
+/**
+ * One stream of text with absolute offsets. Each reader (the `output` operation, the stop reports)
+ * keeps its own cursor, so reading in one place does not hide output from the other.
+ *
+ * Adapters deliver fragments (debugpy sends `print`'s text and its newline separately), and
+ * stdout and stderr interleave: each stream's partial line waits until its newline arrives — or
+ * until someone reads — so a stderr line never lands in the middle of a stdout line.
+ */
+export class OutputRing {
+  private text = "";
+  /** Absolute offset of `text[0]`. */
+  private start = 0;
+  private readonly cursors = new Map<string, number>();
+  private readonly partial = new Map<string, string>();
+
+  constructor(private readonly capacity = OUTPUT_RING_CHARS) {}
+
+  append(fragment: string, stream = "stdout"): void {
+    const pending = (this.partial.get(stream) ?? "") + fragment;
+    const lineEnd = pending.lastIndexOf("\n");
+    if (lineEnd < 0 && pending.length <= this.capacity) {
+      this.partial.set(stream, pending);
+      return;
+    }
+    if (lineEnd < 0) {
+      // A line longer than the whole ring (a progress bar without \n) is not held back forever.
+      this.partial.set(stream, "");
+      this.push(pending);
+      return;
+    }
+    this.partial.set(stream, pending.slice(lineEnd + 1));
+    this.push(pending.slice(0, lineEnd + 1));
+  }
+
+  /** Everything this reader has not seen yet, and how much it missed. */
+  read(reader: string): OutputRead {
+    this.flushPartials();
+    const cursor = this.cursors.get(reader) ?? 0;
+    const from = Math.max(cursor, this.start);
+    const end = this.start + this.text.length;
+    this.cursors.set(reader, end);
+    return { text: this.text.slice(from - this.start), dropped: from - cursor };
+  }
+
+  private flushPartials(): void {
+    for (const [stream, pending] of this.partial) {
+      // lldb ends lines with \r\n, sometimes split across fragments: a trailing \r waits for its \n.
+      const held = pending.endsWith("\r") ? "\r" : "";
+      this.partial.set(stream, held);
+      this.push(held ? pending.slice(0, -1) : pending);
+    }
+  }
+
+  private push(text: string): void {
+    this.text += text.replace(/\r\n/g, "\n");
+    const excess = this.text.length - this.capacity;
+    if (excess > 0) {
+      this.text = this.text.slice(excess);
+      this.start += excess;
+    }
+  }
+}

@@ -1,0 +1,82 @@
+// Diagnostics on write: sync each changed file through its server and report only what the ledger has not seen.
+import { existsSync } from "node:fs";
+import { ToolFailure } from "../tool/define.ts";
+import { relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
+import { collectDiagnostics, type Freshness } from "./diagnostics.ts";
+import { closeDocument, syncDocument } from "./documents.ts";
+import type { DiagnosticLedger } from "./ledger.ts";
+import { diagnosticRow, SourceLines, type DiagnosticRow } from "./present.ts";
+import type { LanguageServerSupervisor } from "./supervisor.ts";
+
+export interface FileOutcome {
+  path: string;
+  status: Freshness;
+  /** Why the status is not `fresh`. */
+  reason?: string;
+  new: DiagnosticRow[];
+}
+
+export interface WriteOutcome {
+  /** The least fresh of the files: `fresh` only when every file's diagnostics arrived. */
+  status: Freshness;
+  new: DiagnosticRow[];
+  files: FileOutcome[];
+}
+
+const ORDER: Freshness[] = ["fresh", "unsupported", "timed_out"];
+
+export async function diagnosticsAfterWrite(
+  supervisor: LanguageServerSupervisor,
+  ledger: DiagnosticLedger,
+  paths: readonly string[],
+  signal?: AbortSignal,
+): Promise<WriteOutcome> {
+  const lines = new SourceLines(supervisor.workdir);
+  const files = await Promise.all(paths.map((path) => oneFile(supervisor, ledger, lines, path, signal)));
+  const status = files.reduce<Freshness>((worst, f) => (ORDER.indexOf(f.status) > ORDER.indexOf(worst) ? f.status : worst), "fresh");
+  return { status: files.length ? status : "unsupported", new: files.flatMap((f) => f.new), files };
+}
+
+async function oneFile(supervisor: LanguageServerSupervisor, ledger: DiagnosticLedger, lines: SourceLines, given: string, signal?: AbortSignal): Promise<FileOutcome> {
+  let path: string;
+  try {
+    path = resolveInWorkdir(supervisor.workdir, given);
+  } catch (error) {
+    return { path: given, status: "unsupported", reason: (error as Error).message, new: [] };
+  }
+  const shown = relativeToWorkdir(supervisor.workdir, path);
+  let handle;
+  try {
+    handle = await supervisor.serverFor(path);
+  } catch (error) {
+    return { path: shown, status: "unsupported", reason: error instanceof ToolFailure ? error.message : String(error), new: [] };
+  }
+  if (!existsSync(path)) {
+    // A deleted file: the server drops it, and so does the ledger.
+    closeDocument(handle.client, path);
+    ledger.admit(path, []);
+    return { path: shown, status: "fresh", new: [] };
+  }
+  try {
+    const document = await syncDocument(handle.client, path, { save: true });
+    const collected = await collectDiagnostics(handle.client, document, signal);
+    if (collected.status !== "fresh") {
+      return { path: shown, status: collected.status, reason: `the ${handle.spec.id} server sent no diagnostics for this version in time`, new: [] };
+    }
+    const rows = collected.diagnostics.map((d) => diagnosticRow(path, d, lines));
+    return { path: shown, status: "fresh", new: ledger.admit(path, rows) };
+  } catch (error) {
+    return { path: shown, status: "timed_out", reason: (error as Error).message, new: [] };
+  }
+}
+
+/** The few lines a harness appends to its write result. */
+export function describeWriteOutcome(outcome: WriteOutcome): string {
+  const lines: string[] = [];
+  if (outcome.new.length) {
+    lines.push(`${outcome.new.length} new diagnostic${outcome.new.length === 1 ? "" : "s"} after this write:`);
+    for (const d of outcome.new) lines.push(`  ${d.path}:${d.line}: ${d.severity}${d.code ? ` ${d.code}` : ""}: ${d.message}`);
+  }
+  for (const f of outcome.files) if (f.status !== "fresh") lines.push(`${f.path}: diagnostics ${f.status === "timed_out" ? "timed out" : "unavailable"}: ${f.reason}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,154 @@
+// Project checkers for `diagnostics "*"`: run the root's whole-project check and read it into diagnostic rows.
+import { readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { spawnGroup, stopGroup } from "../process/group.ts";
+import type { ProjectChecker } from "./catalog.ts";
+import type { DiagnosticRow, SourceLines } from "./present.ts";
+import { resolveBinary } from "./roots.ts";
+
+/** A whole-project check gets this long before it is stopped and reported as timed out. */
+export const CHECKER_TIMEOUT_MS = 180_000;
+/** Output beyond this is dropped: a checker flooding megabytes has said enough. */
+const CHECKER_OUTPUT_MAX_BYTES = 16 * 1024 * 1024;
+/** compile_commands.json can list thousands of files; the check covers this many. */
+export const COMPILE_COMMANDS_MAX_FILES = 200;
+
+export interface CheckerRun {
+  rows: DiagnosticRow[];
+  timedOut: boolean;
+  /** The command line that ran, for the answer. */
+  command: string;
+}
+
+interface Output {
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+export async function runChecker(checker: ProjectChecker, root: string, workdir: string, lines: SourceLines, signal?: AbortSignal): Promise<CheckerRun> {
+  if (checker.format === "compile-commands") return runCompileCommands(root, lines, signal);
+  const binary = resolveBinary(checker.command, root, workdir);
+  if (!binary.found) throw new Error(`${checker.command} not found (looked in node_modules/.bin and PATH)`);
+  const output = await capture(binary.path, checker.args, root, signal);
+  const parse = PARSERS[checker.format];
+  return { rows: parse(output, root, lines), timedOut: output.timedOut, command: [checker.command, ...checker.args].join(" ") };
+}
+
+/** Reads a checker's captured output into rows (exported for the parser tests). */
+export function parseCheckerOutput(format: Exclude<ProjectChecker["format"], "compile-commands">, stdout: string, stderr: string, root: string, lines: SourceLines): DiagnosticRow[] {
+  return PARSERS[format]({ stdout, stderr, timedOut: false }, root, lines);
+}
+
+type Parser = (output: Output, root: string, lines: SourceLines) => DiagnosticRow[];
+
+const TSC_LINE = /^(.+?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$/;
+const GCC_LINE = /^(.+?):(\d+):(?:(\d+):)? (?:(fatal error|error|warning|note): )?(.*)$/;
+
+const PARSERS: Record<Exclude<ProjectChecker["format"], "compile-commands">, Parser> = {
+  tsc: ({ stdout }, root, lines) =>
+    stdout.split("\n").flatMap((text) => {
+      const m = TSC_LINE.exec(text.trim());
+      if (!m) return [];
+      return [{ path: lines.display(resolve(root, m[1]!)), line: Number(m[2]), severity: m[4] === "warning" ? "warning" : m[4] === "message" ? "info" : "error", code: m[5]!, source: "tsc", message: m[6]! }];
+    }),
+  "pyright-json": ({ stdout }, _root, lines) => {
+    let report: { generalDiagnostics?: { file: string; severity: string; message: string; rule?: string; range?: { start: { line: number } } }[] };
+    try {
+      report = JSON.parse(stdout);
+    } catch {
+      throw new Error(`pyright printed no JSON report: ${stdout.slice(0, 200)}`);
+    }
+    return (report.generalDiagnostics ?? []).map((d) => ({
+      path: lines.display(d.file),
+      line: (d.range?.start.line ?? 0) + 1,
+      severity: d.severity === "error" ? "error" : d.severity === "warning" ? "warning" : "info",
+      ...(d.rule ? { code: d.rule } : {}),
+      source: "pyright",
+      message: d.message,
+    }));
+  },
+  gcc: ({ stdout, stderr }, root, lines) => gccRows(`${stdout}\n${stderr}`, root, lines, "go vet"),
+  "cargo-json": ({ stdout }, root, lines) =>
+    stdout.split("\n").flatMap((text) => {
+      let item: { reason?: string; message?: { level: string; message: string; code?: { code: string } | null; spans: { file_name: string; line_start: number; is_primary: boolean }[] } };
+      try {
+        item = JSON.parse(text);
+      } catch {
+        return [];
+      }
+      const message = item.message;
+      const span = message?.spans.find((s) => s.is_primary);
+      if (item.reason !== "compiler-message" || !message || !span) return [];
+      return [{ path: lines.display(resolve(root, span.file_name)), line: span.line_start, severity: message.level === "warning" ? "warning" : message.level.startsWith("error") ? "error" : "info", ...(message.code ? { code: message.code.code } : {}), source: "cargo", message: message.message }];
+    }),
+  "dart-machine": ({ stdout, stderr }, root, lines) =>
+    `${stdout}\n${stderr}`.split("\n").flatMap((text) => {
+      const parts = text.split("|");
+      if (parts.length < 8) return [];
+      const [severity, , code, file, line] = parts;
+      return [{ path: lines.display(resolve(root, file!)), line: Number(line), severity: severity === "ERROR" ? "error" : severity === "WARNING" ? "warning" : "info", code: code!.toLowerCase(), source: "dart", message: parts.slice(7).join("|") }];
+    }),
+};
+
+function gccRows(text: string, root: string, lines: SourceLines, source: string): DiagnosticRow[] {
+  return text.split("\n").flatMap((raw) => {
+    const m = GCC_LINE.exec(raw.trim().replace(/^vet: /, ""));
+    if (!m || m[4] === "note" || !/\.\w+$/.test(m[1]!)) return [];
+    return [{ path: lines.display(resolve(root, m[1]!)), line: Number(m[2]), severity: m[4] === "warning" ? "warning" : "error", source, message: m[5]! }];
+  });
+}
+
+/** clang's -fsyntax-only over each compile_commands.json entry, with its own flags and directory. */
+async function runCompileCommands(root: string, lines: SourceLines, signal?: AbortSignal): Promise<CheckerRun> {
+  let entries: { directory: string; file: string; arguments?: string[]; command?: string }[];
+  try {
+    entries = JSON.parse(readFileSync(join(root, "compile_commands.json"), "utf8"));
+  } catch (error) {
+    throw new Error(`cannot read compile_commands.json in the root: ${(error as Error).message}`);
+  }
+  const rows: DiagnosticRow[] = [];
+  let timedOut = false;
+  for (const entry of entries.slice(0, COMPILE_COMMANDS_MAX_FILES)) {
+    const argv = entry.arguments ?? entry.command?.split(/\s+/).filter(Boolean) ?? [];
+    const [compiler, ...rest] = argv;
+    if (!compiler) continue;
+    const args = rest.filter((arg, i) => arg !== "-o" && rest[i - 1] !== "-o" && arg !== "-c");
+    const directory = isAbsolute(entry.directory) ? entry.directory : resolve(root, entry.directory);
+    const output = await capture(compiler, [...args, "-fsyntax-only"], directory, signal);
+    timedOut ||= output.timedOut;
+    rows.push(...gccRows(output.stderr, directory, lines, "clang"));
+  }
+  return { rows, timedOut, command: "each compile_commands.json entry with -fsyntax-only" };
+}
+
+function capture(command: string, args: readonly string[], cwd: string, signal?: AbortSignal): Promise<Output> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawnGroup(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let bytes = 0;
+    let timedOut = false;
+    const keep = (into: Buffer[]) => (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes <= CHECKER_OUTPUT_MAX_BYTES) into.push(chunk);
+    };
+    child.stdout!.on("data", keep(out));
+    child.stderr!.on("data", keep(err));
+    const stop = () => {
+      timedOut = true;
+      void stopGroup(child);
+    };
+    const timer = setTimeout(stop, CHECKER_TIMEOUT_MS);
+    signal?.addEventListener("abort", stop, { once: true });
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(new Error(`could not run ${command}: ${error.message}`));
+    });
+    child.once("close", () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", stop);
+      resolvePromise({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), timedOut });
+    });
+  });
+}

@@ -1,0 +1,303 @@
+// One running language server: its process group, the JSON-RPC connection over stdio, and what it told us.
+import type { ChildProcess } from "node:child_process";
+import { EventEmitter } from "node:events";
+import { pathToFileURL } from "node:url";
+import {
+  CancellationTokenSource,
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ClientCapabilities,
+  type Diagnostic,
+  type ProtocolConnection,
+  type ServerCapabilities,
+} from "vscode-languageserver-protocol/node";
+import { exited, hasExited, spawnGroup, stopGroup } from "../process/group.ts";
+import { ToolFailure } from "../tool/define.ts";
+import type { ServerSpec } from "./catalog.ts";
+
+/** How long a polite `shutdown` may take before the group is signalled. */
+export const SHUTDOWN_REQUEST_TIMEOUT_MS = 2_000;
+/** A query waits this long for the server's work-done progress (project loading, indexing) to end. */
+export const INDEXING_WAIT_MS = 30_000;
+/** How much of the server's stderr is kept to explain an early exit. */
+const STDERR_KEPT_BYTES = 4_096;
+
+/** The server process went away while a request was waiting. */
+export class ServerGone extends ToolFailure {
+  constructor(readonly label: string, readonly exit: string) {
+    super(`The ${label} language server exited (${exit}) before answering. The next call restarts it.`);
+    this.name = "ServerGone";
+  }
+}
+
+export interface PublishedDiagnostics {
+  version: number | undefined;
+  diagnostics: Diagnostic[];
+  /** Increases with every publish for any document, so waiters can tell new from old. */
+  sequence: number;
+}
+
+const CLIENT_CAPABILITIES: ClientCapabilities = {
+  general: { positionEncodings: ["utf-16"] },
+  window: { workDoneProgress: true },
+  workspace: {
+    workspaceFolders: true,
+    configuration: true,
+    symbol: { dynamicRegistration: true },
+    workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] },
+    diagnostics: { refreshSupport: false },
+  },
+  textDocument: {
+    synchronization: { dynamicRegistration: true, didSave: true, willSave: false },
+    publishDiagnostics: { versionSupport: true, relatedInformation: false },
+    diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
+    hover: { contentFormat: ["markdown", "plaintext"] },
+    definition: { linkSupport: true },
+    typeDefinition: { linkSupport: true },
+    implementation: { linkSupport: true },
+    references: {},
+    documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+    rename: { prepareSupport: true },
+    codeAction: {
+      codeActionLiteralSupport: {
+        codeActionKind: { valueSet: ["", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite", "source", "source.organizeImports"] },
+      },
+    },
+  },
+};
+
+export interface StartOptions {
+  spec: ServerSpec;
+  root: string;
+  binary: string;
+  initializeTimeoutMs: number;
+}
+
+export class LanguageServerClient {
+  readonly label: string;
+  capabilities: ServerCapabilities = {};
+  /** Dynamic registrations (client/registerCapability): id → method. Servers re-register under new ids. */
+  readonly registered = new Map<string, string>();
+  /** Work-done progress tokens begun and not yet ended: the server is busy (often indexing). */
+  readonly activeProgress = new Map<string | number, string>();
+  readonly published = new Map<string, PublishedDiagnostics>();
+  readonly events = new EventEmitter();
+  /** Open documents: uri → the version and text the server has. */
+  readonly documents = new Map<string, { version: number; text: string }>();
+  /** Requests in flight, and when the last one started or ended: idle shutdown must not cut one off. */
+  inFlight = 0;
+  lastActivity = Date.now();
+  private sequence = 0;
+  private stderr = "";
+  private stopping = false;
+  private readonly gone: Promise<never>;
+
+  private constructor(
+    readonly spec: ServerSpec,
+    readonly root: string,
+    readonly child: ChildProcess,
+    readonly connection: ProtocolConnection,
+  ) {
+    this.label = `${spec.id} (${root})`;
+    this.events.setMaxListeners(0);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      if (this.stderr.length < STDERR_KEPT_BYTES) this.stderr += chunk.toString("utf8");
+    });
+    const ended = exited(child);
+    this.whenExited = () => ended;
+    void ended.then(() => this.events.emit("exited"));
+    this.gone = ended.then(() => {
+      throw new ServerGone(spec.id, this.exitDescription());
+    });
+    this.gone.catch(() => {});
+  }
+
+  static async start(options: StartOptions): Promise<LanguageServerClient> {
+    const { spec, root, binary } = options;
+    const child = spawnGroup(binary, [...spec.args], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: process.env });
+    const spawned = new Promise<void>((resolve, reject) => {
+      child.once("spawn", resolve);
+      child.once("error", reject);
+    });
+    try {
+      await spawned;
+    } catch (error) {
+      throw new Error(`could not start ${binary}: ${(error as Error).message}`);
+    }
+    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const client = new LanguageServerClient(spec, root, child, connection);
+    client.listen();
+    const timeout = new Promise<never>((_, reject) => {
+      const timer = setTimeout(() => reject(new Error(`initialize timed out after ${options.initializeTimeoutMs / 1000} s`)), options.initializeTimeoutMs);
+      timer.unref?.();
+      client.gone.catch(() => clearTimeout(timer));
+    });
+    try {
+      await Promise.race([client.initialize(), timeout, client.gone]);
+    } catch (error) {
+      const reason = hasExited(child) ? client.exitDescription() : (error as Error).message;
+      await client.kill();
+      throw new Error(reason);
+    }
+    return client;
+  }
+
+  get alive(): boolean {
+    return !hasExited(this.child);
+  }
+
+  /** Resolves when the process has exited, whatever the cause (one listener on the child, shared). */
+  readonly whenExited: () => Promise<void>;
+
+  /** "exit code 1: error: Unknown binary 'rust-analyzer'…" — the first stderr line says why. */
+  exitDescription(): string {
+    const { exitCode, signalCode } = this.child;
+    const how = signalCode ? `killed by ${signalCode}` : `exit code ${exitCode}`;
+    const firstLine = this.stderr.split("\n").map((l) => l.trim()).find(Boolean);
+    return firstLine ? `${how}: ${firstLine}` : how;
+  }
+
+  /** A request that fails with ServerGone if the process dies first, and is cancelled with `signal`. */
+  async request<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> {
+    if (!this.alive) throw new ServerGone(this.spec.id, this.exitDescription());
+    const source = new CancellationTokenSource();
+    const onAbort = () => source.cancel();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    this.inFlight += 1;
+    this.lastActivity = Date.now();
+    try {
+      return await Promise.race([this.connection.sendRequest(method, params, source.token) as Promise<R>, this.gone]);
+    } catch (error) {
+      if (error instanceof ToolFailure) throw error;
+      // A ResponseError is the server's own refusal: pass its words on.
+      const said = (error as Error).message.replace(/^Request \S+ failed with message: /, "");
+      throw new ToolFailure(`The ${this.spec.id} server answered ${method} with an error: ${said}`);
+    } finally {
+      this.inFlight -= 1;
+      this.lastActivity = Date.now();
+      signal?.removeEventListener("abort", onAbort);
+      source.dispose();
+    }
+  }
+
+  /**
+   * A query whose answer is only right once the project is loaded: it waits for running progress
+   * to end first, and asks again if progress began while it was in flight (tsserver answers
+   * "the import line" for a definition until its project has loaded).
+   */
+  async query<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> {
+    await this.progressDrained(signal);
+    const answer = await this.request<R>(method, params, signal);
+    if (this.activeProgress.size === 0) return answer;
+    await this.progressDrained(signal);
+    return this.request<R>(method, params, signal);
+  }
+
+  /** Resolves once no work-done progress is running, or after INDEXING_WAIT_MS (whichever is first). */
+  progressDrained(signal?: AbortSignal): Promise<void> {
+    if (this.activeProgress.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.events.off("progress", check);
+        this.events.off("exited", done);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const check = () => {
+        if (this.activeProgress.size === 0 || !this.alive) done();
+      };
+      const timer = setTimeout(done, INDEXING_WAIT_MS);
+      this.events.on("progress", check);
+      signal?.addEventListener("abort", done, { once: true });
+      this.events.once("exited", done);
+    });
+  }
+
+  notify(method: string, params: unknown): void {
+    if (this.alive) void this.connection.sendNotification(method, params).catch(() => {});
+  }
+
+  /** Whether the server answers `textDocument/diagnostic` (statically or after registering it). */
+  get supportsPull(): boolean {
+    return this.capabilities.diagnosticProvider !== undefined || [...this.registered.values()].includes("textDocument/diagnostic");
+  }
+
+  /** Polite stop: shutdown + exit, then the group gets SIGTERM and SIGKILL, then reaped. */
+  async stop(): Promise<void> {
+    if (this.stopping) return this.whenExited();
+    this.stopping = true;
+    if (this.alive) {
+      const bound = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_REQUEST_TIMEOUT_MS).unref?.());
+      await Promise.race([this.connection.sendRequest("shutdown").catch(() => {}), bound, this.gone.catch(() => {})]);
+      this.notify("exit", undefined);
+    }
+    await this.kill();
+  }
+
+  /** The sequence number of the latest publish, for telling a new push from an old one. */
+  get latestSequence(): number {
+    return this.sequence;
+  }
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  /** Signals whatever is left of the group (a crashed server's own children) and closes the connection. */
+  async kill(): Promise<void> {
+    this.stopping = true;
+    await stopGroup(this.child);
+    this.connection.dispose();
+  }
+
+  private async initialize(): Promise<void> {
+    const rootUri = pathToFileURL(this.root).href;
+    const result = await this.connection.sendRequest("initialize", {
+      processId: process.pid,
+      clientInfo: { name: "sidecar" },
+      rootUri,
+      rootPath: this.root,
+      workspaceFolders: [{ uri: rootUri, name: this.root.split("/").pop() ?? "root" }],
+      capabilities: CLIENT_CAPABILITIES,
+      initializationOptions: this.spec.initializationOptions,
+    });
+    this.capabilities = (result as { capabilities?: ServerCapabilities }).capabilities ?? {};
+    await this.connection.sendNotification("initialized", {});
+  }
+
+  private listen(): void {
+    const c = this.connection;
+    c.onNotification("textDocument/publishDiagnostics", (params: { uri: string; version?: number; diagnostics: Diagnostic[] }) => {
+      this.sequence += 1;
+      this.published.set(params.uri, { version: params.version ?? undefined, diagnostics: params.diagnostics, sequence: this.sequence });
+      this.events.emit("published", params.uri);
+    });
+    c.onNotification("$/progress", (params: { token: string | number; value?: { kind?: string; title?: string } }) => {
+      if (params.value?.kind === "begin") this.activeProgress.set(params.token, params.value.title ?? "working");
+      if (params.value?.kind === "end") this.activeProgress.delete(params.token);
+      this.events.emit("progress");
+    });
+    c.onRequest("window/workDoneProgress/create", () => null);
+    c.onRequest("workspace/configuration", (params: { items: unknown[] }) => params.items.map(() => null));
+    c.onRequest("workspace/workspaceFolders", () => [{ uri: pathToFileURL(this.root).href, name: "root" }]);
+    c.onRequest("client/registerCapability", (params: { registrations: { id: string; method: string }[] }) => {
+      for (const registration of params.registrations) this.registered.set(registration.id, registration.method);
+      this.events.emit("registered");
+      return null;
+    });
+    c.onRequest("client/unregisterCapability", (params: { unregisterations: { id: string }[] }) => {
+      for (const registration of params.unregisterations ?? []) this.registered.delete(registration.id);
+      return null;
+    });
+    // The sidecar applies edits itself, atomically; a server asking to edit on its own is refused.
+    c.onRequest("workspace/applyEdit", () => ({ applied: false, failureReason: "sidecar applies edits itself" }));
+    c.onRequest("workspace/diagnostic/refresh", () => null);
+    c.onNotification("window/logMessage", () => {});
+    c.onNotification("window/showMessage", () => {});
+    c.onNotification("telemetry/event", () => {});
+    c.onError(() => {});
+    c.listen();
+  }
+}

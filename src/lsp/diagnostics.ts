@@ -1,0 +1,109 @@
+// Collecting a file's diagnostics after a sync: pull when the server offers it, else a version-matched push.
+import type { Diagnostic, DocumentDiagnosticReport } from "vscode-languageserver-protocol";
+import { INDEXING_WAIT_MS, type LanguageServerClient } from "./client.ts";
+import type { SyncedDocument } from "./documents.ts";
+
+/** After a matching push, further pushes within this window replace it (gopls publishes clean first, the error ~90 ms later). */
+export const PUSH_SETTLE_MS = 250;
+/** The longest a write waits for a server's push (after its project loaded) before answering `timed_out`. */
+export const PUSH_HARD_CAP_MS = 15_000;
+/** The longest a pull request may take before answering `timed_out`. */
+export const PULL_TIMEOUT_MS = 20_000;
+
+export type Freshness = "fresh" | "timed_out" | "unsupported";
+
+export interface CollectedDiagnostics {
+  status: Freshness;
+  diagnostics: Diagnostic[];
+  /** "pull" or "push": how they arrived. */
+  via: "pull" | "push";
+}
+
+export async function collectDiagnostics(client: LanguageServerClient, document: SyncedDocument, signal?: AbortSignal): Promise<CollectedDiagnostics> {
+  return client.supportsPull ? pull(client, document, signal) : awaitPush(client, document, signal);
+}
+
+async function pull(client: LanguageServerClient, document: SyncedDocument, signal?: AbortSignal): Promise<CollectedDiagnostics> {
+  const cached = client.published.get(document.uri);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), PULL_TIMEOUT_MS);
+  });
+  try {
+    const report = await Promise.race([
+      client.request<DocumentDiagnosticReport>("textDocument/diagnostic", { textDocument: { uri: document.uri } }, signal),
+      timeout,
+    ]);
+    if (report === "timeout") return { status: "timed_out", diagnostics: [], via: "pull" };
+    const items = report.kind === "full" ? report.items : (cached?.diagnostics ?? []);
+    client.published.set(document.uri, { version: document.version, diagnostics: items, sequence: cached?.sequence ?? 0 });
+    return { status: "fresh", diagnostics: items, via: "pull" };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Waits for a publish that belongs to this version: one carrying the version, or (for servers that
+ * omit it) any publish after the sync. Later publishes within the settle window win.
+ */
+function awaitPush(client: LanguageServerClient, document: SyncedDocument, signal?: AbortSignal): Promise<CollectedDiagnostics> {
+  const before = client.published.get(document.uri);
+  const startSequence = document.changed ? client.latestSequence : -1;
+  const matches = () => {
+    const current = client.published.get(document.uri);
+    if (!current) return undefined;
+    if (current.version !== undefined) return current.version === document.version ? current : undefined;
+    return current.sequence > startSequence ? current : undefined;
+  };
+  if (!document.changed && before && matches()) return Promise.resolve({ status: "fresh", diagnostics: before.diagnostics, via: "push" });
+  return new Promise((resolve) => {
+    let settleTimer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+    const cleanup = () => {
+      settled = true;
+      clearTimeout(settleTimer);
+      clearTimeout(capTimer);
+      clearTimeout(absoluteTimer);
+      client.events.off("progress", onProgress);
+      client.events.off("exited", onExited);
+      client.events.off("published", onPublish);
+      client.events.off("registered", onRegistered);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const finish = (status: Freshness) => {
+      if (settled) return;
+      cleanup();
+      resolve({ status, diagnostics: status === "fresh" ? (matches()?.diagnostics ?? []) : [], via: "push" });
+    };
+    const onPublish = (uri: string) => {
+      if (uri !== document.uri || !matches()) return;
+      clearTimeout(settleTimer);
+      settleTimer = setTimeout(() => finish("fresh"), PUSH_SETTLE_MS);
+    };
+    const onAbort = () => finish("timed_out");
+    // pyright registers pull only after initialize, and then never pushes: switch over when it does.
+    const onRegistered = () => {
+      if (!client.supportsPull) return;
+      cleanup();
+      resolve(pull(client, document, signal));
+    };
+    client.events.on("registered", onRegistered);
+    // The cap is paused while the server reports progress (tsserver publishes nothing until its
+    // project has loaded, which took 14 s on a loaded CI box); an absolute bound still applies.
+    let capTimer: ReturnType<typeof setTimeout> | undefined;
+    const startCap = () => {
+      clearTimeout(capTimer);
+      if (client.activeProgress.size === 0) capTimer = setTimeout(() => finish(matches() ? "fresh" : "timed_out"), PUSH_HARD_CAP_MS);
+    };
+    const onProgress = () => startCap();
+    const absoluteTimer = setTimeout(() => finish(matches() ? "fresh" : "timed_out"), PUSH_HARD_CAP_MS + INDEXING_WAIT_MS);
+    client.events.on("progress", onProgress);
+    startCap();
+    const onExited = () => finish("timed_out");
+    client.events.once("exited", onExited);
+    client.events.on("published", onPublish);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (matches()) onPublish(document.uri);
+  });
+}

@@ -1,0 +1,89 @@
+// Turning LSP answers into what a model reads: workspace-relative paths, 1-based lines, the source line.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Diagnostic, Location, LocationLink } from "vscode-languageserver-protocol";
+import { capValue } from "../tool/budget.ts";
+import { isInside, relativeToWorkdir } from "../workspace/paths.ts";
+import { splitLines } from "./position.ts";
+
+/** A preview line longer than this is cut (minified files would otherwise flood the answer). */
+const PREVIEW_MAX_CHARS = 200;
+
+export interface PlaceRow {
+  path: string;
+  line: number;
+  preview: string;
+}
+
+export interface DiagnosticRow {
+  path: string;
+  line: number;
+  severity: "error" | "warning" | "info" | "hint";
+  code?: string;
+  source?: string;
+  message: string;
+}
+
+const SEVERITIES = ["error", "error", "warning", "info", "hint"] as const;
+
+/** Reads lines of files once per answer. */
+export class SourceLines {
+  private readonly cache = new Map<string, string[]>();
+
+  constructor(readonly workdir: string) {}
+
+  line(path: string, line: number): string {
+    let lines = this.cache.get(path);
+    if (!lines) {
+      try {
+        lines = splitLines(readFileSync(path, "utf8"));
+      } catch {
+        lines = [];
+      }
+      this.cache.set(path, lines);
+    }
+    return capValue((lines[line - 1] ?? "").trim(), PREVIEW_MAX_CHARS);
+  }
+
+  /** Inside the workdir: relative; elsewhere (a library's .d.ts): absolute, so it is never mistaken for ours. */
+  display(path: string): string {
+    return isInside(this.workdir, path) ? relativeToWorkdir(this.workdir, path) : path;
+  }
+
+  place(uri: string, zeroBasedLine: number): PlaceRow {
+    const path = pathOfUri(uri);
+    return { path: this.display(path), line: zeroBasedLine + 1, preview: this.line(path, zeroBasedLine + 1) };
+  }
+}
+
+export function pathOfUri(uri: string): string {
+  return uri.startsWith("file:") ? fileURLToPath(uri) : uri;
+}
+
+/** Definition-like answers come as one Location, a list, or LocationLinks; all become rows. */
+export function placesOf(answer: Location | Location[] | LocationLink[] | null | undefined, lines: SourceLines): PlaceRow[] {
+  if (!answer) return [];
+  const list = Array.isArray(answer) ? answer : [answer];
+  return list.map((item) =>
+    "targetUri" in item ? lines.place(item.targetUri, item.targetSelectionRange.start.line) : lines.place(item.uri, item.range.start.line),
+  );
+}
+
+export function diagnosticRow(path: string, diagnostic: Diagnostic, lines: SourceLines): DiagnosticRow {
+  return {
+    path: lines.display(path),
+    line: diagnostic.range.start.line + 1,
+    severity: SEVERITIES[diagnostic.severity ?? 1] ?? "error",
+    ...(diagnostic.code !== undefined ? { code: String(diagnostic.code) } : {}),
+    ...(diagnostic.source ? { source: diagnostic.source } : {}),
+    message: typeof diagnostic.message === "string" ? diagnostic.message : diagnostic.message.value,
+  };
+}
+
+export function placeLine(row: PlaceRow): string {
+  return `${row.path}:${row.line}: ${row.preview}`;
+}
+
+export function diagnosticLine(row: DiagnosticRow): string {
+  return `${row.path}:${row.line}: ${row.severity}${row.code ? ` ${row.code}` : ""}: ${row.message}`;
+}

@@ -1,0 +1,66 @@
+// Project-wide rename: prepareRename, rename, then the WorkspaceEdit written atomically and diagnosed.
+import type { Range, WorkspaceEdit } from "vscode-languageserver-protocol";
+import { ToolFailure } from "../tool/define.ts";
+import { writeFilesAtomically } from "../workspace/atomic-write.ts";
+import { relativeToWorkdir } from "../workspace/paths.ts";
+import type { WriteOutcome } from "./after-write.ts";
+import { ServerGone } from "./client.ts";
+import { closeDocument, uriOf } from "./documents.ts";
+import { locate } from "./queries.ts";
+import type { LanguageServices } from "./service.ts";
+import { planWorkspaceEdit } from "./workspace-edit.ts";
+
+export interface RenameOutcome {
+  files: string[];
+  edits: number;
+  diagnostics: WriteOutcome;
+}
+
+export async function renameSymbol(
+  services: LanguageServices,
+  input: { file: string; line: number; symbol: string; new_name: string },
+  signal?: AbortSignal,
+): Promise<RenameOutcome> {
+  const target = await locate(services.supervisor, input.file, input.line, input.symbol, "rename");
+  const { client } = target.handle;
+  const at = { textDocument: { uri: target.document.uri }, position: target.position };
+  const provider = client.capabilities.renameProvider;
+  if (!provider) throw new ToolFailure(`The ${client.spec.id} server does not offer rename.`);
+  if (typeof provider === "object" && provider.prepareProvider) {
+    const prepared = await client.query<Range | { range: Range } | { defaultBehavior: boolean } | null>("textDocument/prepareRename", at, signal).catch((error: Error) => {
+      if (error instanceof ServerGone) throw error;
+      throw new ToolFailure(`${JSON.stringify(input.symbol)} on line ${input.line} cannot be renamed: ${error.message.replace(/^.*? with an error: /, "")}`);
+    });
+    if (!prepared) throw new ToolFailure(`${JSON.stringify(input.symbol)} on line ${input.line} cannot be renamed (the ${client.spec.id} server refused it). Point at a declared name.`);
+  }
+  let edit: WorkspaceEdit | null;
+  try {
+    edit = await client.query<WorkspaceEdit | null>("textDocument/rename", { ...at, newName: input.new_name }, signal);
+  } catch (error) {
+    if (error instanceof ToolFailure) throw error;
+    throw new ToolFailure(`The ${client.spec.id} server refused the rename: ${(error as Error).message}`);
+  }
+  if (!edit || (!edit.changes && !edit.documentChanges)) throw new ToolFailure(`The ${client.spec.id} server found nothing to rename for ${JSON.stringify(input.symbol)} on line ${input.line}.`);
+  const plan = planWorkspaceEdit(services.workdir, edit);
+  try {
+    await writeFilesAtomically([...plan.writes].map(([path, content]) => ({ path, content })), plan.removals);
+  } catch (error) {
+    throw new ToolFailure(`${(error as Error).message} Check the files are writable and retry.`);
+  }
+  for (const { from, to } of plan.renames) {
+    closeDocument(client, from);
+    client.notify("workspace/didRenameFiles", { files: [{ oldUri: uriOf(from), newUri: uriOf(to) }] });
+  }
+  const changed = [...plan.writes.keys(), ...plan.removals];
+  const diagnostics = await services.afterWrite(changed, signal);
+  return {
+    files: changed.map((p) => relativeToWorkdir(services.workdir, p)).sort(),
+    edits: countEdits(edit),
+    diagnostics,
+  };
+}
+
+function countEdits(edit: WorkspaceEdit): number {
+  if (edit.documentChanges) return edit.documentChanges.reduce((n, c) => n + ("edits" in c ? c.edits.length : 1), 0);
+  return Object.values(edit.changes ?? {}).reduce((n, edits) => n + edits.length, 0);
+}

@@ -1,0 +1,263 @@
+// Language-server supervisor: one server per (server, root), started lazily once, restarted with backoff, stopped when idle.
+import { extname } from "node:path";
+import type { LanguageServerSettings } from "../config/resources/language-servers.ts";
+import { ToolFailure } from "../tool/define.ts";
+import { relativeToWorkdir } from "../workspace/paths.ts";
+import { buildCatalog, serversForExtension, type ServerSpec } from "./catalog.ts";
+import { LanguageServerClient } from "./client.ts";
+import { commandFor, findRoot, resolveBinary, scanRoots } from "./roots.ts";
+
+/** How long a server gets to spawn and answer `initialize` (pyright and tsserver are slow on a loaded box). */
+export const INITIALIZE_TIMEOUT_MS = 45_000;
+/** Servers unused this long are stopped; the next use starts them again. */
+export const IDLE_SHUTDOWN_MS = 10 * 60_000;
+/** Backoff after the n-th failure: BASE·2^(n-1), capped. The first crash of a running server restarts at once. */
+export const RESTART_BACKOFF_BASE_MS = 2_000;
+export const RESTART_BACKOFF_MAX_MS = 5 * 60_000;
+
+/** `status` starts at most this many not-yet-started roots per server; a monorepo's other roots start on use. */
+export const STATUS_PROBE_ROOTS = 4;
+
+export type ServerState = "running" | "idle" | "unavailable";
+
+export interface ServerStatus {
+  server: string;
+  /** Workspace-relative root, or null when no root marker was found anywhere. */
+  root: string | null;
+  state: ServerState;
+  /** Why it is not running (or "" when it is). */
+  reason: string;
+  command: string;
+}
+
+interface Entry {
+  spec: ServerSpec;
+  root: string;
+  client?: LanguageServerClient;
+  starting?: Promise<LanguageServerClient>;
+  failures: number;
+  crashes: number;
+  lastError?: string;
+  retryAt?: number;
+  idleTimer?: ReturnType<typeof setTimeout>;
+  /** Stopped after going unused; restarts on the next real use, not on status. */
+  idled?: boolean;
+}
+
+export interface ServerHandle {
+  client: LanguageServerClient;
+  spec: ServerSpec;
+  root: string;
+}
+
+export class LanguageServerSupervisor {
+  readonly catalog: ServerSpec[];
+  private readonly entries = new Map<string, Entry>();
+  private readonly initializeTimeoutMs: number;
+  private readonly idleShutdownMs: number;
+  private closed = false;
+
+  constructor(
+    readonly workdir: string,
+    settings: LanguageServerSettings = {},
+  ) {
+    this.catalog = buildCatalog(settings);
+    this.initializeTimeoutMs = (settings.initializeTimeoutSeconds ?? INITIALIZE_TIMEOUT_MS / 1000) * 1000;
+    this.idleShutdownMs = (settings.idleShutdownSeconds ?? IDLE_SHUTDOWN_MS / 1000) * 1000;
+  }
+
+  /** The server for a file (absolute path inside the workdir), started if needed; a ToolFailure says why not. */
+  async serverFor(file: string): Promise<ServerHandle> {
+    const extension = extname(file);
+    const specs = serversForExtension(this.catalog, extension);
+    if (specs.length === 0) {
+      const known = [...new Set(this.catalog.flatMap((s) => s.extensions))].join(" ");
+      throw new ToolFailure(`No language server in the catalog handles ${extension || "files without an extension"}. Handled extensions: ${known}.`);
+    }
+    const misses: string[] = [];
+    for (const spec of specs) {
+      const root = findRoot(this.workdir, file, spec.rootMarkers);
+      if (!root) {
+        misses.push(`${spec.id}: no root marker (${spec.rootMarkers.join(", ")}) in ${relativeToWorkdir(this.workdir, file)}'s folder or above it inside the workspace`);
+        continue;
+      }
+      return { client: await this.ensure(spec, root), spec, root };
+    }
+    throw new ToolFailure(`No language server can serve ${relativeToWorkdir(this.workdir, file)}: ${misses.join("; ")}. Add the marker at the project's root.`);
+  }
+
+  /** The roots the file belongs to, one per server handling its extension (none started). */
+  rootsFor(file: string): string[] {
+    const roots = serversForExtension(this.catalog, extname(file)).flatMap((spec) => findRoot(this.workdir, file, spec.rootMarkers) ?? []);
+    return [...new Set(roots)];
+  }
+
+  /** The running servers, for actions that span the run (workspace symbols). */
+  running(): ServerHandle[] {
+    return [...this.entries.values()].filter((e) => e.client?.alive).map((e) => ({ client: e.client!, spec: e.spec, root: e.root }));
+  }
+
+  /** Starts (or reuses) the server for (spec, root): concurrent callers share one start. */
+  async ensure(spec: ServerSpec, root: string): Promise<LanguageServerClient> {
+    if (this.closed) throw new ToolFailure("The run is shutting down; language servers are no longer started.");
+    const entry = this.entry(spec, root);
+    if (entry.client?.alive && !entry.client.isStopping) {
+      this.touch(entry);
+      return entry.client;
+    }
+    if (entry.starting) return entry.starting;
+    const rel = relativeToWorkdir(this.workdir, root);
+    if (entry.retryAt !== undefined && Date.now() < entry.retryAt) {
+      throw new ToolFailure(`The ${spec.id} server for ${rel} is unavailable: ${this.reasonOf(entry)}. Fix the cause, or call lsp reload to retry now.`);
+    }
+    const binary = resolveBinary(spec.command, root, this.workdir);
+    if (!binary.found) throw new ToolFailure(`The ${spec.id} server for ${rel} cannot start: ${binaryMissing(spec)}.`);
+    entry.starting = LanguageServerClient.start({ spec, root, binary: binary.path, initializeTimeoutMs: this.initializeTimeoutMs })
+      .then((client) => {
+        entry.client = client;
+        entry.idled = false;
+        entry.failures = 0;
+        entry.retryAt = undefined;
+        void client.whenExited().then(() => this.onExit(entry, client));
+        this.touch(entry);
+        return client;
+      })
+      .catch((error: Error) => {
+        entry.failures += 1;
+        entry.lastError = error.message;
+        entry.retryAt = Date.now() + backoff(entry.failures);
+        throw new ToolFailure(`The ${spec.id} server for ${rel} failed to start: ${error.message}. Check \`${commandFor(spec)}\` runs in ${rel}; lsp reload retries.`);
+      })
+      .finally(() => {
+        entry.starting = undefined;
+      });
+    return entry.starting;
+  }
+
+  /** Per (server, root): running, idle, or why not — probing roots found by a bounded scan. */
+  async status(): Promise<ServerStatus[]> {
+    const rows: ServerStatus[] = [];
+    await Promise.all(
+      this.catalog.map(async (spec) => {
+        const roots = new Set([...scanRoots(this.workdir, spec.rootMarkers), ...this.rootsOf(spec)]);
+        if (roots.size === 0) {
+          rows.push({ server: spec.id, root: null, state: "unavailable", reason: `no root marker (${spec.rootMarkers.join(", ")}) in the workspace`, command: commandFor(spec) });
+          return;
+        }
+        let probes = 0;
+        for (const root of roots) {
+          const base = { server: spec.id, root: relativeToWorkdir(this.workdir, root), command: commandFor(spec) };
+          const binary = resolveBinary(spec.command, root, this.workdir);
+          if (!binary.found) {
+            rows.push({ ...base, state: "unavailable", reason: binaryMissing(spec) });
+            continue;
+          }
+          const known = this.entries.get(`${spec.id}\0${root}`);
+          if (known?.idled && !known.client) {
+            rows.push({ ...base, state: "idle", reason: `stopped after ${this.idleShutdownMs / 1000} s unused; starts on next use` });
+            continue;
+          }
+          if (!known && ++probes > STATUS_PROBE_ROOTS) {
+            rows.push({ ...base, state: "idle", reason: `binary found at ${binary.path}; not started yet (starts on first use)` });
+            continue;
+          }
+          // Usable means it ran: status starts the server (shared with later calls) rather than guessing.
+          try {
+            await this.ensure(spec, root);
+            rows.push({ ...base, state: "running", reason: "" });
+          } catch {
+            const entry = this.entry(spec, root);
+            rows.push({ ...base, state: entry.client?.alive ? "running" : entry.retryAt ? "unavailable" : "idle", reason: this.reasonOf(entry) });
+          }
+        }
+      }),
+    );
+    return rows.sort((a, b) => a.server.localeCompare(b.server) || (a.root ?? "").localeCompare(b.root ?? ""));
+  }
+
+  /** Stops the servers of `root` (all roots when undefined), forgets their failures, starts the ones that ran. */
+  async reload(root?: string): Promise<string[]> {
+    const chosen = [...this.entries.values()].filter((e) => root === undefined || e.root === root);
+    await Promise.all(
+      chosen.map(async (entry) => {
+        const wasRunning = entry.client?.alive ?? false;
+        const client = entry.client;
+        entry.client = undefined;
+        entry.failures = 0;
+        entry.crashes = 0;
+        entry.retryAt = undefined;
+        entry.lastError = undefined;
+        clearTimeout(entry.idleTimer);
+        await client?.stop();
+        if (wasRunning) await this.ensure(entry.spec, entry.root).catch(() => {});
+      }),
+    );
+    return chosen.map((e) => `${e.spec.id} (${relativeToWorkdir(this.workdir, e.root)})`);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const pending = [...this.entries.values()];
+    for (const entry of pending) clearTimeout(entry.idleTimer);
+    await Promise.all(pending.map(async (entry) => (await entry.starting?.catch(() => undefined))?.stop()));
+    await Promise.all(pending.map((entry) => entry.client?.stop()));
+  }
+
+  private entry(spec: ServerSpec, root: string): Entry {
+    const key = `${spec.id}\0${root}`;
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { spec, root, failures: 0, crashes: 0 };
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  private rootsOf(spec: ServerSpec): string[] {
+    return [...this.entries.values()].filter((e) => e.spec.id === spec.id).map((e) => e.root);
+  }
+
+  private onExit(entry: Entry, client: LanguageServerClient): void {
+    clearTimeout(entry.idleTimer);
+    if (entry.client === client) entry.client = undefined;
+    if (client.isStopping) return;
+    // The leader died; its children (tsserver, a watcher) may still run in the group.
+    void client.kill();
+    entry.crashes += 1;
+    entry.lastError = client.exitDescription();
+    entry.retryAt = entry.crashes === 1 ? undefined : Date.now() + backoff(entry.crashes - 1);
+  }
+
+  private touch(entry: Entry, delayMs = this.idleShutdownMs): void {
+    clearTimeout(entry.idleTimer);
+    entry.idleTimer = setTimeout(() => {
+      const client = entry.client;
+      const quietFor = Date.now() - (client?.lastActivity ?? 0);
+      if (client && (client.inFlight > 0 || quietFor < this.idleShutdownMs)) {
+        this.touch(entry, Math.max(this.idleShutdownMs - quietFor, 100));
+        return;
+      }
+      entry.client = undefined;
+      entry.idled = true;
+      void client?.stop();
+    }, delayMs);
+    entry.idleTimer.unref?.();
+  }
+
+  private reasonOf(entry: Entry): string {
+    if (entry.client?.alive) return "";
+    const parts: string[] = [];
+    if (entry.crashes > 0) parts.push(`crashed ${entry.crashes} time${entry.crashes === 1 ? "" : "s"} (last: ${entry.lastError})`);
+    else if (entry.lastError) parts.push(entry.lastError.startsWith("initialize timed out") ? entry.lastError : `exited during start-up with ${entry.lastError}`);
+    if (entry.retryAt !== undefined && entry.retryAt > Date.now()) parts.push(`retrying at ${new Date(entry.retryAt).toISOString().slice(11, 19)} UTC`);
+    return parts.join("; ") || "not started (starts on first use)";
+  }
+}
+
+function backoff(failures: number): number {
+  return Math.min(RESTART_BACKOFF_BASE_MS * 2 ** (failures - 1), RESTART_BACKOFF_MAX_MS);
+}
+
+function binaryMissing(spec: ServerSpec): string {
+  return `binary not found: ${spec.command} (looked in the root's node_modules/.bin and PATH); install it or set resources.languageServers.servers.${spec.id}.command`;
+}

@@ -1,0 +1,193 @@
+// Searches (and optionally rewrites) a batch of files: text pre-filter, cached parse, match.
+// The same code runs inside a parse worker or on the main thread when workers cannot start.
+import { readFileSync } from "node:fs";
+import type { Parser } from "web-tree-sitter";
+import { captureSpan, findMatches, type NodeMatch } from "./match.ts";
+import type { ParseCache } from "./parse-cache.ts";
+import { compilePattern, type Pattern } from "./pattern.ts";
+import { applyReplacements, outermost, replacementFor } from "./rewrite.ts";
+
+export interface FileRef {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface SearchJob {
+  language: string;
+  pattern: string;
+  files: FileRef[];
+  /** When set, each file's outermost matches are rewritten with this template. */
+  rewrite?: string;
+  /**
+   * Match records built at most (files in path order); later matches are only counted, so a
+   * pattern like `$X` over a large tree cannot flood memory. Absent means all.
+   */
+  maxRecords?: number;
+}
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface MatchRecord {
+  start: Position;
+  end: Position;
+  text: string;
+  bindings: Record<string, string>;
+}
+
+export interface FileOutcome {
+  path: string;
+  /** Every match in the file, counted even when its record was not built. */
+  count: number;
+  matches: MatchRecord[];
+  /** Present for rewrite jobs with at least one match. */
+  rewrite?: { original: string; updated: string; replacements: Array<{ start: number; end: number; text: string }> };
+  /** Why the file could not be searched (unreadable); it is reported, not fatal. */
+  skipped?: string;
+}
+
+export interface JobStats {
+  candidates: number;
+  parsed: number;
+  cached: number;
+}
+
+export class SearchCancelled extends Error {
+  override name = "SearchCancelled";
+  constructor() {
+    super("The search was cancelled.");
+  }
+}
+
+/** How many files a search handles before yielding to the event loop (to hear a cancel). */
+const FILES_BETWEEN_YIELDS = 64;
+
+/** Binary files have NUL bytes early; tree-sitter would only produce errors for them. */
+const BINARY_SNIFF_BYTES = 8000;
+
+export class FileSearcher {
+  private readonly parsers = new Map<string, Parser>();
+  private readonly patterns = new Map<string, Pattern>();
+
+  constructor(
+    private readonly parserFor: (language: string) => Promise<Parser>,
+    private readonly cache: ParseCache,
+  ) {}
+
+  /** `cancelled` is polled between files; a macrotask yield now and then lets a cancel message in. */
+  async run(job: SearchJob, cancelled: () => boolean = () => false): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
+    const parser = await this.parser(job.language);
+    const pattern = this.pattern(job, parser);
+    const stats: JobStats = { candidates: 0, parsed: 0, cached: 0 };
+    const outcomes: FileOutcome[] = [];
+    const budget = { records: job.maxRecords ?? Number.POSITIVE_INFINITY };
+    const files = [...job.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const [k, file] of files.entries()) {
+      if (k % FILES_BETWEEN_YIELDS === FILES_BETWEEN_YIELDS - 1) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (cancelled()) throw new SearchCancelled();
+      const outcome = await this.searchFile(file, job, pattern, parser, stats, budget);
+      if (outcome) outcomes.push(outcome);
+    }
+    return { outcomes, stats };
+  }
+
+  invalidate(paths: readonly string[]): void {
+    for (const path of paths) this.cache.invalidate(path);
+  }
+
+  private async searchFile(
+    file: FileRef,
+    job: SearchJob,
+    pattern: Pattern,
+    parser: Parser,
+    stats: JobStats,
+    budget: { records: number },
+  ): Promise<FileOutcome | undefined> {
+    const cached = this.cache.get(file.path, file.size, file.mtimeMs, job.language);
+    let text: string;
+    if (cached) {
+      text = cached.text;
+    } else {
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(file.path); // a worker thread: blocking beats an await per file
+      } catch (error) {
+        return { path: file.path, count: 0, matches: [], skipped: `unreadable: ${(error as Error).message}` };
+      }
+      if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return undefined;
+      text = bytes.toString("utf8");
+    }
+    if (!pattern.literals.every((literal) => text.includes(literal))) return undefined;
+    stats.candidates++;
+    let tree = cached?.tree;
+    if (tree) stats.cached++;
+    else {
+      const parsed = parser.parse(text);
+      if (!parsed) return { path: file.path, count: 0, matches: [], skipped: "the parser gave up on it" };
+      tree = parsed;
+      stats.parsed++;
+    }
+    const matches = findMatches(tree.rootNode, pattern, text);
+    const recorded = matches.slice(0, Math.max(0, Math.min(matches.length, budget.records)));
+    budget.records -= recorded.length;
+    const outcome: FileOutcome = { path: file.path, count: matches.length, matches: recorded.map((m) => matchRecord(text, m)) };
+    if (job.rewrite !== undefined && matches.length > 0) {
+      const replacements = outermost(matches).map((m) => replacementFor(text, m, job.rewrite!));
+      outcome.rewrite = { original: text, updated: applyReplacements(text, replacements), replacements };
+    }
+    if (!cached) this.cache.put({ ...file, language: job.language, text, tree });
+    return outcome;
+  }
+
+  private async parser(language: string): Promise<Parser> {
+    let parser = this.parsers.get(language);
+    if (!parser) {
+      parser = await this.parserFor(language);
+      this.parsers.set(language, parser);
+    }
+    return parser;
+  }
+
+  private pattern(job: SearchJob, parser: Parser): Pattern {
+    const key = `${job.language}\0${job.pattern}`;
+    let pattern = this.patterns.get(key);
+    if (!pattern) {
+      pattern = compilePattern(job.language, job.pattern, parser);
+      if (this.patterns.size > 200) this.patterns.clear();
+      this.patterns.set(key, pattern);
+    }
+    return pattern;
+  }
+
+  close(): void {
+    this.cache.clear();
+    for (const parser of this.parsers.values()) parser.delete();
+    this.parsers.clear();
+  }
+}
+
+/** Matched text is capped to its first lines; a binding to its first 200 characters. */
+const MATCH_TEXT_LINES = 5;
+const BINDING_CHARS = 200;
+
+function matchRecord(text: string, match: NodeMatch): MatchRecord {
+  const { node } = match;
+  const matched = text.slice(node.startIndex, match.end);
+  const lines = matched.split("\n");
+  const shown = lines.length > MATCH_TEXT_LINES ? `${lines.slice(0, MATCH_TEXT_LINES).join("\n")}\n… (${lines.length - MATCH_TEXT_LINES} more lines)` : matched;
+  const bindings: Record<string, string> = {};
+  for (const [name, capture] of match.bindings) {
+    const span = captureSpan(capture, node.startIndex);
+    const value = text.slice(span.start, span.end);
+    bindings[name] = value.length > BINDING_CHARS ? `${value.slice(0, BINDING_CHARS)}…` : value;
+  }
+  return { start: position(text, node.startPosition, node.startIndex), end: position(text, { row: node.startPosition.row + lines.length - 1 }, match.end), text: shown, bindings };
+}
+
+/** 1-based line and column (UTF-16 code units, as editors count them). */
+function position(text: string, point: { row: number }, index: number): Position {
+  return { line: point.row + 1, column: index - (text.lastIndexOf("\n", index - 1) + 1) + 1 };
+}

@@ -1,0 +1,169 @@
+// Per-language pattern settings as data: the metavariable character and the context ladder.
+// A fragment is parsed inside each scaffold in turn; the first parse without ERROR/MISSING wins.
+
+export type ContextName = "statement" | "expression" | "class member" | "declaration";
+
+export interface Scaffold {
+  context: ContextName;
+  /** Text before the fragment; the fragment itself starts right after it. */
+  before: string;
+  /** Text after the fragment. A leading ";" lets a statement fragment omit its terminator. */
+  after: string;
+}
+
+export interface PatternLanguage {
+  /**
+   * Stands in for `$` where `$` is not an identifier character, as ast-grep does; the substitute
+   * must be one the grammar lexes as part of an identifier.
+   */
+  metaChar: string;
+  ladder: readonly Scaffold[];
+}
+
+const statement = (before: string, after: string): Scaffold => ({ context: "statement", before, after });
+const expression = (before: string, after: string): Scaffold => ({ context: "expression", before, after });
+const member = (before: string, after: string): Scaffold => ({ context: "class member", before, after });
+const declaration = (before = "", after = ""): Scaffold => ({ context: "declaration", before, after });
+
+/** Statement-in-a-function for C-family grammars, with and without the caller's `;`. */
+function braced(fn: string, close = "\n}"): Scaffold[] {
+  return [statement(`${fn} {\n`, close), statement(`${fn} {\n`, `;${close}`)];
+}
+
+const javascriptLike: PatternLanguage = {
+  metaChar: "$",
+  ladder: [
+    statement("", ""),
+    ...braced("function __sg()"),
+    expression("(\n", "\n)"),
+    member("class __Sg {\n", "\n}"),
+    declaration(),
+  ],
+};
+
+export const PATTERN_LANGUAGES: Record<string, PatternLanguage> = {
+  javascript: javascriptLike,
+  typescript: javascriptLike,
+  tsx: javascriptLike,
+  python: {
+    metaChar: "µ",
+    ladder: [statement("", ""), expression("__sg = (\n", "\n)"), member("class __Sg:\n    ", ""), declaration()],
+  },
+  go: {
+    metaChar: "µ",
+    ladder: [
+      statement("package main\nfunc __sg() {\n", "\n}"),
+      expression("package main\nvar __sg = ", "\n"),
+      member("package main\ntype __Sg struct {\n", "\n}"),
+      declaration("package main\n", ""),
+    ],
+  },
+  c: {
+    metaChar: "µ",
+    ladder: [
+      ...braced("void __sg(void)"),
+      expression("int __sg = ", ";"),
+      member("struct __Sg {\n", "\n};"),
+      declaration(),
+    ],
+  },
+  cpp: {
+    metaChar: "µ",
+    ladder: [
+      ...braced("void __sg()"),
+      expression("auto __sg = ", ";"),
+      member("struct __Sg {\n", "\n};"),
+      declaration(),
+    ],
+  },
+  rust: {
+    metaChar: "µ",
+    ladder: [
+      ...braced("fn __sg()"),
+      expression("const __SG: () = ", ";"),
+      member("impl __Sg {\n", "\n}"),
+      declaration(),
+    ],
+  },
+  java: {
+    metaChar: "$",
+    ladder: [
+      ...braced("class __Sg { void __sg()", "\n} }"),
+      expression("class __Sg { Object __sg = ", "; }"),
+      member("class __Sg {\n", "\n}"),
+      declaration(),
+    ],
+  },
+  c_sharp: {
+    metaChar: "µ",
+    ladder: [
+      ...braced("class __Sg { void __sg()", "\n} }"),
+      expression("class __Sg { object __sg = ", "; }"),
+      member("class __Sg {\n", "\n}"),
+      declaration(),
+    ],
+  },
+  kotlin: {
+    metaChar: "µ",
+    ladder: [
+      statement("fun __sg() {\n", "\n}"),
+      expression("val __sg = ", "\n"),
+      member("class __Sg {\n", "\n}"),
+      declaration(),
+    ],
+  },
+  swift: {
+    metaChar: "µ",
+    ladder: [
+      statement("func __sg() {\n", "\n}"),
+      expression("let __sg = ", "\n"),
+      member("class __Sg {\n", "\n}"),
+      declaration(),
+    ],
+  },
+  scala: {
+    metaChar: "$",
+    ladder: [
+      statement("def __sg() = {\n", "\n}"),
+      expression("val __sg = ", "\n"),
+      member("class __Sg {\n", "\n}"),
+      declaration(),
+    ],
+  },
+  dart: {
+    metaChar: "$",
+    ladder: [
+      ...braced("void __sg()"),
+      expression("var __sg = ", ";"),
+      member("class __Sg {\n", "\n}"),
+      declaration(),
+    ],
+  },
+  php: {
+    metaChar: "µ",
+    ladder: [
+      ...braced("<?php\nfunction __sg()"),
+      expression("<?php\n$__sg = ", ";"),
+      member("<?php\nclass __Sg {\n", "\n}"),
+      declaration("<?php\n", ""),
+    ],
+  },
+  ruby: {
+    metaChar: "µ",
+    ladder: [statement("", ""), expression("__sg = (\n", "\n)"), member("class SgScaffold\n", "\nend"), declaration()],
+  },
+  lua: {
+    metaChar: "µ",
+    ladder: [statement("", ""), expression("local __sg = ", "\n"), declaration()],
+  },
+  bash: {
+    metaChar: "µ",
+    ladder: [statement("", ""), declaration()],
+  },
+};
+
+export function patternLanguage(id: string): PatternLanguage {
+  const found = PATTERN_LANGUAGES[id];
+  if (!found) throw new Error(`No pattern settings for grammar ${id}; add it to src/syntax/languages.ts.`);
+  return found;
+}

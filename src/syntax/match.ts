@@ -1,0 +1,172 @@
+// The metavariable matcher, with ast-grep's semantics: unnamed code tokens the pattern does not
+// mention may be skipped, comments never count, and a repeated metavariable must capture equal syntax.
+import type { Node } from "web-tree-sitter";
+import { isCommentType, type Pattern, type PatternNode } from "./pattern.ts";
+
+export type Capture = { single: Node } | { run: Node[] };
+export type Bindings = ReadonlyMap<string, Capture>;
+
+export interface NodeMatch {
+  node: Node;
+  /** Where the match ends: the node's end, less trailing tokens the pattern never mentioned. */
+  end: number;
+  bindings: Bindings;
+}
+
+/**
+ * Every match in the tree, outermost first in document order; nested matches included. With the
+ * source given, subtrees holding none of the pattern's rarest literal are never entered.
+ */
+export function findMatches(root: Node, pattern: Pattern, source?: string): NodeMatch[] {
+  const goal = pattern.root;
+  const occurrences = source === undefined ? undefined : rarestLiteralOffsets(source, pattern.literals);
+  const candidates = candidateNodes(root, goal.kind === "meta" ? undefined : goal.type, occurrences);
+  const matches: NodeMatch[] = [];
+  for (const candidate of candidates) {
+    const bindings = matchNode(goal, candidate, new Map());
+    if (bindings) matches.push({ node: candidate, end: pattern.endsBeforeTerminator ? matchedEnd(goal, candidate) : candidate.endIndex, bindings });
+  }
+  return matches.sort((a, b) => a.node.startIndex - b.node.startIndex || b.end - a.end);
+}
+
+/** Start offsets of the literal occurring least often, or undefined when the pattern has none. */
+function rarestLiteralOffsets(source: string, literals: readonly string[]): number[] | undefined {
+  let best: number[] | undefined;
+  for (const literal of literals) {
+    const offsets: number[] = [];
+    for (let at = source.indexOf(literal); at !== -1; at = source.indexOf(literal, at + literal.length)) {
+      offsets.push(at);
+      if (best && offsets.length >= best.length) break;
+    }
+    if (!best || offsets.length < best.length) best = offsets;
+  }
+  return best;
+}
+
+function holdsOffset(offsets: readonly number[], start: number, end: number): boolean {
+  let lo = 0;
+  let hi = offsets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (offsets[mid]! < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < offsets.length && offsets[lo]! < end;
+}
+
+/** Nodes of `type` (every named node when undefined), walked with one cursor instead of node objects. */
+function candidateNodes(root: Node, type: string | undefined, offsets: readonly number[] | undefined): Node[] {
+  const out: Node[] = [];
+  const cursor = root.walk();
+  try {
+    for (;;) {
+      const relevant = offsets === undefined || holdsOffset(offsets, cursor.startIndex, cursor.endIndex);
+      if (relevant && (type === undefined ? cursor.nodeIsNamed && !isCommentType(cursor.nodeType) : cursor.nodeType === type)) {
+        out.push(cursor.currentNode);
+      }
+      if (relevant && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return out;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/**
+ * A Dart call is an expression statement with its `;`: the pattern `print($A)` must not claim
+ * (and a rewrite must not drop) a terminator it never mentioned. Walks the right edge.
+ */
+function matchedEnd(goal: PatternNode, node: Node): number {
+  if (goal.kind !== "node") return node.endIndex;
+  const last = goal.children[goal.children.length - 1];
+  if (!last || (last.kind === "meta" && last.multi)) return node.endIndex;
+  const children = significantChildren(node);
+  let k = children.length - 1;
+  while (k >= 0 && !children[k]!.isNamed && !(last.kind === "leaf" && last.type === children[k]!.type)) k--;
+  if (k < 0) return node.endIndex;
+  return last.kind === "node" ? matchedEnd(last, children[k]!) : children[k]!.endIndex;
+}
+
+type Env = Map<string, Capture>;
+
+function matchNode(goal: PatternNode, node: Node, env: Env): Env | undefined {
+  switch (goal.kind) {
+    case "meta":
+      if (!goal.anyNode && !node.isNamed) return undefined;
+      return bind(goal, { single: node }, env);
+    case "leaf":
+      return node.type === goal.type && node.text === goal.text ? env : undefined;
+    case "node":
+      if (node.type !== goal.type) return undefined;
+      return matchSequence(goal.children, 0, significantChildren(node), 0, env);
+  }
+}
+
+function significantChildren(node: Node): Node[] {
+  return node.children.filter((c): c is Node => c !== null && !isCommentType(c.type) && !c.isMissing);
+}
+
+/** Matches pattern children from `i` against code children from `j`, backtracking over runs. */
+function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env): Env | undefined {
+  // ast-grep's "smart" strictness skips whatever trails once the pattern is used up:
+  // `raise $E($$$A)` matches `raise E(x) from err`.
+  if (i === goals.length) return env;
+  const goal = goals[i]!;
+  if (goal.kind === "meta" && goal.multi) {
+    // Shortest run first, as ast-grep does: the run stops where the rest of the pattern matches.
+    for (let k = j; k <= nodes.length; k++) {
+      const bound = bind(goal, { run: trimUnnamedEdges(nodes.slice(j, k)) }, env);
+      const rest = bound && matchSequence(goals, i + 1, nodes, k, bound);
+      if (rest) return rest;
+    }
+    return undefined;
+  }
+  if (j === nodes.length) return undefined;
+  const node = nodes[j]!;
+  const here = matchNode(goal, node, env);
+  const rest = here && matchSequence(goals, i + 1, nodes, j + 1, here);
+  if (rest) return rest;
+  // An unnamed code token the pattern does not mention (a trailing comma, `async`) is skipped.
+  return node.isNamed ? undefined : matchSequence(goals, i, nodes, j + 1, env);
+}
+
+function trimUnnamedEdges(run: Node[]): Node[] {
+  let start = 0;
+  let end = run.length;
+  while (start < end && !run[start]!.isNamed) start++;
+  while (end > start && !run[end - 1]!.isNamed) end--;
+  return run.slice(start, end);
+}
+
+function bind(goal: PatternNode & { kind: "meta" }, capture: Capture, env: Env): Env | undefined {
+  if (!goal.binds) return env;
+  const earlier = env.get(goal.name);
+  if (earlier) return sameCapture(earlier, capture) ? env : undefined;
+  const next = new Map(env);
+  next.set(goal.name, capture);
+  return next;
+}
+
+function sameCapture(a: Capture, b: Capture): boolean {
+  const left = "single" in a ? [a.single] : a.run;
+  const right = "single" in b ? [b.single] : b.run;
+  return left.length === right.length && left.every((node, k) => sameSyntax(node, right[k]!));
+}
+
+/** Equal as syntax: same node types and token texts, whatever the spacing and comments. */
+export function sameSyntax(a: Node, b: Node): boolean {
+  if (a.type !== b.type) return false;
+  const left = significantChildren(a);
+  const right = significantChildren(b);
+  if (left.length === 0 && right.length === 0) return a.text === b.text;
+  return left.length === right.length && left.every((child, k) => sameSyntax(child, right[k]!));
+}
+
+/** The source span a capture covers; an empty run is an empty span at `fallback`. */
+export function captureSpan(capture: Capture, fallback: number): { start: number; end: number } {
+  if ("single" in capture) return { start: capture.single.startIndex, end: capture.single.endIndex };
+  if (capture.run.length === 0) return { start: fallback, end: fallback };
+  return { start: capture.run[0]!.startIndex, end: capture.run[capture.run.length - 1]!.endIndex };
+}

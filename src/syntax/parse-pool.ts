@@ -1,0 +1,197 @@
+// Spreads search jobs over parse workers (one per core), each file always routed to the same
+// worker so its cached tree is found again; falls back to the main thread when workers cannot start.
+import type { GrammarSource } from "./grammars.ts";
+import { GrammarLoader } from "./grammars.ts";
+import { FileSearcher, type FileOutcome, type JobStats, type SearchJob } from "./file-search.ts";
+import { ParseCache } from "./parse-cache.ts";
+import { PatternError } from "./pattern.ts";
+import type { FromWorker, ToWorker } from "./worker-protocol.ts";
+
+/** How long a worker may take to load the tree-sitter runtime before the pool gives up on workers. */
+export const WORKER_START_TIMEOUT_MS = 15_000;
+
+export type SpawnWorker = () => Worker;
+
+export interface PoolOptions {
+  source: GrammarSource;
+  /** Absent, or throwing, means in-thread parsing. */
+  spawnWorker?: SpawnWorker;
+  workers: number;
+  cacheChars: number;
+}
+
+interface WorkerSlot {
+  worker: Worker;
+  grammars: Set<string>;
+  /** Set when the worker died; the pool then parses on the main thread. */
+  crashed?: string;
+  pending: Map<number, { resolve(r: { outcomes: FileOutcome[]; stats: JobStats }): void; reject(e: Error): void }>;
+}
+
+export class ParsePool {
+  private slots: Promise<WorkerSlot[]> | undefined;
+  private inThread: FileSearcher | undefined;
+  private nextJob = 1;
+  /** Which worker holds each file's cached tree. */
+  private readonly homes = new Map<string, number>();
+  /** Why workers are not used, when they are not (reported by doctor and the tool's stats). */
+  fallbackReason: string | undefined;
+
+  constructor(private readonly options: PoolOptions) {}
+
+  async run(job: SearchJob, signal?: AbortSignal): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
+    const slots = await this.startWorkers();
+    if (slots.length === 0 || slots.some((slot) => slot.crashed)) return this.searcher().run(job, () => signal?.aborted === true);
+    const shares = this.share(job, slots.length);
+    const results = await Promise.all(
+      slots.map((slot, k) => (shares[k]!.files.length === 0 ? { outcomes: [], stats: emptyStats() } : this.send(slot, shares[k]!, signal))),
+    );
+    const stats = emptyStats();
+    for (const r of results) {
+      stats.candidates += r.stats.candidates;
+      stats.parsed += r.stats.parsed;
+      stats.cached += r.stats.cached;
+    }
+    return { outcomes: results.flatMap((r) => r.outcomes), stats };
+  }
+
+  /**
+   * Splits a job between workers. A file seen before goes back to the worker that cached its tree;
+   * new files go, largest first, to the worker with the fewest bytes so far, so a cold query is balanced.
+   */
+  private share(job: SearchJob, count: number): SearchJob[] {
+    const shares: SearchJob[] = Array.from({ length: count }, () => ({ ...job, files: [] }));
+    const load = new Array<number>(count).fill(0);
+    const fresh = [];
+    for (const file of job.files) {
+      const home = this.homes.get(file.path);
+      if (home === undefined || home >= count) fresh.push(file);
+      else {
+        shares[home]!.files.push(file);
+        load[home]! += file.size;
+      }
+    }
+    fresh.sort((a, b) => b.size - a.size);
+    for (const file of fresh) {
+      const home = load.indexOf(Math.min(...load));
+      this.homes.set(file.path, home);
+      shares[home]!.files.push(file);
+      load[home]! += file.size;
+    }
+    return shares;
+  }
+
+  /** Forgets cached trees of files just written. */
+  invalidate(paths: readonly string[]): void {
+    this.inThread?.invalidate(paths);
+    void this.slots?.then((slots) => {
+      for (const slot of slots) slot.worker.postMessage({ type: "invalidate", paths: [...paths] } satisfies ToWorker);
+    });
+  }
+
+  /** Starts the workers ahead of the first query (the tree-sitter runtime takes a moment to load). */
+  prewarm(): void {
+    void this.startWorkers();
+  }
+
+  async close(): Promise<void> {
+    this.inThread?.close();
+    const slots = await this.slots?.catch(() => []);
+    for (const slot of slots ?? []) {
+      for (const pending of slot.pending.values()) pending.reject(new Error("The parser shut down with the run."));
+      slot.worker.terminate();
+    }
+  }
+
+  private searcher(): FileSearcher {
+    if (!this.inThread) {
+      const loader = new GrammarLoader(this.options.source);
+      this.inThread = new FileSearcher((id) => loader.parser(id), new ParseCache(this.options.cacheChars));
+    }
+    return this.inThread;
+  }
+
+  private async send(slot: WorkerSlot, job: SearchJob, signal?: AbortSignal): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
+    if (!slot.grammars.has(job.language)) {
+      const bytes = await this.options.source.grammarBytes(job.language);
+      slot.worker.postMessage({ type: "grammar", id: job.language, bytes } satisfies ToWorker);
+      slot.grammars.add(job.language);
+    }
+    const id = this.nextJob++;
+    return new Promise((resolve, reject) => {
+      slot.pending.set(id, { resolve, reject });
+      slot.worker.postMessage({ type: "job", id, job } satisfies ToWorker);
+      const cancel = () => slot.worker.postMessage({ type: "cancel", id } satisfies ToWorker);
+      if (signal?.aborted) cancel();
+      else signal?.addEventListener("abort", cancel, { once: true });
+    });
+  }
+
+  private startWorkers(): Promise<WorkerSlot[]> {
+    this.slots ??= this.spawnAll().catch((error: Error) => {
+      this.fallbackReason = `parse workers could not start (${error.message}); parsing on the main thread`;
+      return [];
+    });
+    return this.slots;
+  }
+
+  private async spawnAll(): Promise<WorkerSlot[]> {
+    const { spawnWorker, workers } = this.options;
+    if (!spawnWorker || workers < 1) {
+      this.fallbackReason = "no worker support in this runtime; parsing on the main thread";
+      return [];
+    }
+    const runtimeWasm = await this.options.source.runtimeWasmBytes();
+    const started: WorkerSlot[] = [];
+    try {
+      for (let k = 0; k < workers; k++) started.push(this.startOne(spawnWorker(), runtimeWasm));
+      await Promise.all(started.map((slot) => readyOrTimeout(slot.worker)));
+      return started;
+    } catch (error) {
+      for (const slot of started) slot.worker.terminate();
+      throw error;
+    }
+  }
+
+  private startOne(worker: Worker, runtimeWasm: Uint8Array): WorkerSlot {
+    const slot: WorkerSlot = { worker, grammars: new Set(), pending: new Map() };
+    worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
+      const message = event.data;
+      if (message.type === "ready") return;
+      const pending = slot.pending.get(message.id);
+      if (!pending) return;
+      slot.pending.delete(message.id);
+      if (message.type === "result") pending.resolve(message);
+      else pending.reject(message.patternError ? new PatternError(message.message) : new Error(message.message));
+    });
+    worker.addEventListener("error", (event) => {
+      const error = new Error(`a parse worker crashed: ${(event as ErrorEvent).message ?? "unknown error"}`);
+      slot.crashed = error.message;
+      this.fallbackReason = `${error.message}; parsing on the main thread from now on`;
+      for (const pending of slot.pending.values()) pending.reject(error);
+      slot.pending.clear();
+    });
+    worker.postMessage({ type: "hello", runtimeWasm: runtimeWasm.slice(), cacheChars: this.options.cacheChars } satisfies ToWorker);
+    return slot;
+  }
+}
+
+function readyOrTimeout(worker: Worker): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${WORKER_START_TIMEOUT_MS} ms`)), WORKER_START_TIMEOUT_MS);
+    worker.addEventListener("message", function onReady(event: MessageEvent<FromWorker>) {
+      if (event.data.type !== "ready") return;
+      clearTimeout(timer);
+      worker.removeEventListener("message", onReady);
+      resolve();
+    });
+    worker.addEventListener("error", (event) => {
+      clearTimeout(timer);
+      reject(new Error((event as ErrorEvent).message || "the worker failed to load"));
+    });
+  });
+}
+
+function emptyStats(): JobStats {
+  return { candidates: 0, parsed: 0, cached: 0 };
+}

@@ -1,0 +1,60 @@
+// Entry of a parse worker thread: holds its own tree-sitter runtime, grammars and parse cache,
+// and answers search jobs for the files the pool routes to it.
+import { GrammarLoader } from "./grammars.ts";
+import { FileSearcher } from "./file-search.ts";
+import { ParseCache } from "./parse-cache.ts";
+import { PatternError } from "./pattern.ts";
+import type { FromWorker, ToWorker } from "./worker-protocol.ts";
+
+declare const self: { onmessage: ((event: MessageEvent<ToWorker>) => void) | null; postMessage(message: FromWorker): void };
+
+let runtimeWasm: Uint8Array | undefined;
+const cancelled = new Set<number>();
+const grammarBytes = new Map<string, Uint8Array>();
+const loader = new GrammarLoader({
+  async grammarBytes(id) {
+    const bytes = grammarBytes.get(id);
+    if (!bytes) throw new Error(`grammar ${id} was not sent to this worker`);
+    return bytes;
+  },
+  async runtimeWasmBytes() {
+    if (!runtimeWasm) throw new Error("the tree-sitter runtime was not sent to this worker");
+    return runtimeWasm;
+  },
+});
+let searcher = new FileSearcher((id) => loader.parser(id), new ParseCache());
+
+// Jobs run one at a time so a worker's cache and parser are never used concurrently.
+let queue: Promise<void> = Promise.resolve();
+
+self.onmessage = (event) => {
+  const message = event.data;
+  switch (message.type) {
+    case "hello":
+      runtimeWasm = message.runtimeWasm;
+      searcher = new FileSearcher((id) => loader.parser(id), new ParseCache(message.cacheChars));
+      self.postMessage({ type: "ready" });
+      return;
+    case "grammar":
+      grammarBytes.set(message.id, message.bytes);
+      return;
+    case "cancel":
+      cancelled.add(message.id);
+      return;
+    case "invalidate":
+      queue = queue.then(() => searcher.invalidate(message.paths));
+      return;
+    case "job":
+      queue = queue.then(async () => {
+        try {
+          const { outcomes, stats } = await searcher.run(message.job, () => cancelled.has(message.id));
+          self.postMessage({ type: "result", id: message.id, outcomes, stats });
+        } catch (error) {
+          self.postMessage({ type: "failed", id: message.id, message: (error as Error).message, patternError: error instanceof PatternError });
+        } finally {
+          cancelled.delete(message.id);
+        }
+      });
+      return;
+  }
+};

@@ -1,0 +1,153 @@
+// Compiles a code fragment with metavariables into a pattern tree, parsing it up the context ladder.
+import type { Node, Parser } from "web-tree-sitter";
+import { patternLanguage, type ContextName } from "./languages.ts";
+
+export type PatternNode =
+  | { kind: "meta"; name: string; multi: boolean; binds: boolean; anyNode: boolean }
+  | { kind: "leaf"; type: string; text: string }
+  | { kind: "node"; type: string; children: PatternNode[] };
+
+export interface Pattern {
+  language: string;
+  source: string;
+  root: PatternNode;
+  context: ContextName;
+  /** Literal token texts every match must contain: files lacking one are never parsed. */
+  literals: string[];
+  /** Names of binding metavariables, in order of appearance. */
+  metavariables: string[];
+  /**
+   * The node the fragment parsed as also took a terminator from the scaffold (`print(a)` in Dart is
+   * an expression statement with its `;`): a match then ends where the fragment's tokens end.
+   */
+  endsBeforeTerminator: boolean;
+}
+
+export class PatternError extends Error {
+  override name = "PatternError";
+}
+
+/** `$NAME`, `$$$NAME`, `$$$`, `$_`, `$$NAME`; a lower-case `$el` is an ordinary identifier. */
+const META_IN_SOURCE = /\$\$\$(?:[A-Z_][A-Z0-9_]*)?|\$\$?[A-Z_][A-Z0-9_]*/g;
+
+export function isCommentType(type: string): boolean {
+  return type.includes("comment");
+}
+
+/** Parses `source` with the language's ladder; throws PatternError naming every context tried. */
+export function compilePattern(language: string, source: string, parser: Parser): Pattern {
+  const fragment = source.trim();
+  if (fragment === "") throw new PatternError("The pattern is empty. Pass a code fragment such as `foo($A)`.");
+  const { metaChar, ladder } = patternLanguage(language);
+  const substituted = metaChar === "$" ? fragment : fragment.replace(META_IN_SOURCE, (m) => m.replaceAll("$", metaChar));
+  const meta = metaMatcher(metaChar);
+  const failures: string[] = [];
+  for (const scaffold of ladder) {
+    const text = scaffold.before + substituted + scaffold.after;
+    const tree = parser.parse(text);
+    if (!tree) continue;
+    try {
+      const start = scaffold.before.length;
+      const end = start + substituted.length;
+      const broken = firstBrokenNode(tree.rootNode, meta);
+      if (broken) {
+        failures.push(`${scaffold.context}: ${describeBreak(broken, start, fragment)}`);
+        continue;
+      }
+      const target = spanningNode(tree.rootNode, start, end, text);
+      if (!target) {
+        failures.push(`${scaffold.context}: the fragment is not one syntax node (several statements or a partial one)`);
+        continue;
+      }
+      const root = toPatternNode(target, end, meta);
+      const literals = new Set<string>();
+      const metavariables: string[] = [];
+      collect(root, literals, metavariables);
+      const endsBeforeTerminator = target.endIndex > end;
+      return { language, source: fragment, root, context: scaffold.context, literals: [...literals], metavariables, endsBeforeTerminator };
+    } finally {
+      tree.delete();
+    }
+  }
+  const tried = [...new Set(ladder.map((s) => s.context))].join(", ");
+  throw new PatternError(
+    `The pattern ${JSON.stringify(fragment)} does not parse as ${language} in any context (tried ${tried}). ` +
+      `Where each parse broke — ${[...new Set(failures)].join("; ")}. Write a complete expression, statement or declaration, ` +
+      `using $NAME for one node and $$$NAME for a run of nodes.`,
+  );
+}
+
+function metaMatcher(metaChar: string): (text: string) => PatternNode | undefined {
+  const m = metaChar.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const multi = new RegExp(`^${m}${m}${m}([A-Z_][A-Z0-9_]*)?$`);
+  const single = new RegExp(`^(${m}?)${m}([A-Z_][A-Z0-9_]*)$`);
+  return (text) => {
+    const many = multi.exec(text);
+    if (many) {
+      const name = many[1] ?? "_";
+      return { kind: "meta", name, multi: true, binds: !name.startsWith("_"), anyNode: true };
+    }
+    const one = single.exec(text);
+    if (!one) return undefined;
+    const name = one[2]!;
+    return { kind: "meta", name, multi: false, binds: !name.startsWith("_"), anyNode: one[1] !== "" };
+  };
+}
+
+/**
+ * The first ERROR or MISSING node. A metavariable the grammar cannot place bare is tolerated — an
+ * ERROR that is exactly `$$$BODY`, or a `;` missing right after one: `{ $$$BODY }` stands for
+ * statements, and the terminators belong to the code matched.
+ */
+function firstBrokenNode(node: Node, meta: (text: string) => PatternNode | undefined): Node | undefined {
+  if (!node.hasError && !node.isMissing) return undefined;
+  if (node.isMissing) return node.previousSibling && meta(node.previousSibling.text) ? undefined : node;
+  if (node.isError) return meta(node.text) ? undefined : node;
+  for (const child of node.children) {
+    const broken = firstBrokenNode(child, meta);
+    if (broken) return broken;
+  }
+  return undefined;
+}
+
+function describeBreak(node: Node, start: number, fragment: string): string {
+  const offset = Math.min(Math.max(0, node.startIndex - start), fragment.length);
+  const where = offset >= fragment.length ? "at the end" : `at ${JSON.stringify(fragment.slice(offset, offset + 20))}`;
+  return node.isMissing ? `expected ${node.type} ${where}` : `unexpected syntax ${where}`;
+}
+
+/**
+ * The deepest node covering [start, end) that starts with the fragment and ends with it, allowing
+ * only a scaffold terminator (`;`, blanks) after it.
+ */
+function spanningNode(root: Node, start: number, end: number, text: string): Node | undefined {
+  let node = root;
+  for (;;) {
+    const inner = node.children.find((c) => c.startIndex <= start && c.endIndex >= end && c.endIndex > c.startIndex);
+    if (!inner) break;
+    node = inner;
+  }
+  if (node.startIndex !== start) return undefined;
+  if (!/^[\s;]*$/.test(text.slice(end, node.endIndex))) return undefined;
+  return node;
+}
+
+function toPatternNode(node: Node, fragmentEnd: number, meta: (text: string) => PatternNode | undefined): PatternNode {
+  const asMeta = meta(node.text);
+  if (asMeta) return asMeta;
+  if (node.childCount === 0) return { kind: "leaf", type: node.type, text: node.text };
+  const children = node.children
+    .filter((c) => !c.isMissing && !isCommentType(c.type) && c.startIndex < fragmentEnd && c.endIndex > c.startIndex)
+    .map((c) => toPatternNode(c, fragmentEnd, meta));
+  return { kind: "node", type: node.type, children };
+}
+
+function collect(node: PatternNode, literals: Set<string>, names: string[]): void {
+  if (node.kind === "meta") {
+    if (node.binds && !names.includes(node.name)) names.push(node.name);
+  } else if (node.kind === "leaf") {
+    if (/\w/.test(node.text)) literals.add(node.text);
+  } else {
+    for (const child of node.children) collect(child, literals, names);
+  }
+}

@@ -1,0 +1,151 @@
+// The run's syntax service: resolves a search's scope and language, runs it on the parse pool,
+// keeps staged edits, and forgets cached trees of files written by anyone in the run.
+import { stat } from "node:fs/promises";
+import { realpathSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import type { Parser } from "web-tree-sitter";
+import { ToolFailure } from "../tool/define.ts";
+import { resolveInWorkdir } from "../workspace/paths.ts";
+import { WriteHooks } from "../workspace/write-hooks.ts";
+import type { FileOutcome, FileRef, JobStats } from "./file-search.ts";
+import { GRAMMAR_IDS, GrammarLoader, grammarForPath, isGrammarId, type GrammarSource } from "./grammars.ts";
+import { DEFAULT_CACHE_CHARS } from "./parse-cache.ts";
+import { ParsePool, type SpawnWorker } from "./parse-pool.ts";
+import { compilePattern, PatternError, type Pattern } from "./pattern.ts";
+import { StagedEdits } from "./staged-edits.ts";
+import { walkFiles, fileRef } from "./walk.ts";
+
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+export interface SyntaxOptions {
+  workdir: string;
+  source: GrammarSource;
+  spawnWorker?: SpawnWorker;
+  maxFileBytes?: number;
+  workers?: number;
+  cacheChars?: number;
+}
+
+export interface SearchRequest {
+  pattern: string;
+  path?: string;
+  language?: string;
+  rewrite?: string;
+  /** Match records wanted (the rest are only counted); default all. */
+  maxRecords?: number;
+  /** Aborting stops the search between files. */
+  signal?: AbortSignal;
+}
+
+export interface SearchAnswer {
+  language: string;
+  pattern: Pattern;
+  /** Files matched, sorted by path; each file's matches in position order. */
+  outcomes: FileOutcome[];
+  filesSearched: number;
+  oversized: number;
+  stats: JobStats;
+}
+
+export class SyntaxService {
+  readonly root: string;
+  readonly edits = new StagedEdits();
+  /** Runs after every write in this run (resolve, lsp_rename, the harness's write hook). */
+  readonly writeHooks = new WriteHooks();
+  private readonly loader: GrammarLoader;
+  private readonly pool: ParsePool;
+  private readonly parsers = new Map<string, Promise<Parser>>();
+  private readonly maxFileBytes: number;
+
+  constructor(options: SyntaxOptions) {
+    this.root = realpathSync(options.workdir);
+    this.loader = new GrammarLoader(options.source);
+    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.pool = new ParsePool({
+      source: options.source,
+      spawnWorker: options.spawnWorker,
+      workers: options.workers ?? availableParallelism(),
+      cacheChars: options.cacheChars ?? DEFAULT_CACHE_CHARS,
+    });
+    this.writeHooks.add(async (paths) => {
+      this.pool.invalidate(paths);
+      return undefined;
+    });
+  }
+
+  /** Starts parse workers now rather than on the first query. */
+  prewarm(): void {
+    this.pool.prewarm();
+  }
+
+  get fallbackReason(): string | undefined {
+    return this.pool.fallbackReason;
+  }
+
+  async search(request: SearchRequest): Promise<SearchAnswer> {
+    const scope = resolveInWorkdir(this.root, request.path ?? ".");
+    const info = await stat(scope).catch(() => undefined);
+    if (!info) throw new ToolFailure(`Nothing exists at ${JSON.stringify(request.path)}. Pass an existing file or directory inside the workspace, or omit path to search it all.`);
+    const language = this.languageFor(request, scope, info.isDirectory());
+    const pattern = await this.compile(language, request.pattern);
+    const walkOptions = { root: this.root, accept: (name: string) => grammarForPath(name) === language, maxFileBytes: this.maxFileBytes };
+    let files: FileRef[];
+    let oversized = 0;
+    if (info.isDirectory()) {
+      ({ files, oversized } = await walkFiles(scope, walkOptions));
+    } else {
+      const ref = await fileRef(scope, walkOptions);
+      if (typeof ref === "string") throw new ToolFailure(`Cannot search ${JSON.stringify(request.path)}: ${ref}.`);
+      files = [ref];
+    }
+    let result;
+    try {
+      result = await this.pool.run({ language, pattern: request.pattern, files, rewrite: request.rewrite, maxRecords: request.maxRecords }, request.signal);
+    } catch (error) {
+      if (error instanceof PatternError) throw new ToolFailure(error.message);
+      throw error;
+    }
+    const outcomes = result.outcomes.filter((o) => o.count > 0 || o.skipped).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { language, pattern, outcomes, filesSearched: files.length, oversized, stats: result.stats };
+  }
+
+  /** After a write: cached trees of those files are dropped, then other hooks (diagnostics) run. */
+  afterWrite(paths: readonly string[]): Promise<string[]> {
+    return this.writeHooks.run(paths);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private languageFor(request: SearchRequest, scope: string, isDirectory: boolean): string {
+    if (request.language !== undefined) {
+      if (!isGrammarId(request.language)) {
+        throw new ToolFailure(`There is no grammar ${JSON.stringify(request.language)}. Use one of: ${GRAMMAR_IDS.join(", ")}.`);
+      }
+      return request.language;
+    }
+    if (isDirectory) {
+      throw new ToolFailure(`Searching a directory needs a language. Pass language as one of: ${GRAMMAR_IDS.join(", ")}.`);
+    }
+    const inferred = grammarForPath(scope);
+    if (!inferred) {
+      throw new ToolFailure(`No grammar is known for ${JSON.stringify(request.path)} by its extension. Pass language as one of: ${GRAMMAR_IDS.join(", ")}.`);
+    }
+    return inferred;
+  }
+
+  private async compile(language: string, source: string): Promise<Pattern> {
+    let parser = this.parsers.get(language);
+    if (!parser) {
+      parser = this.loader.parser(language);
+      this.parsers.set(language, parser);
+    }
+    try {
+      return compilePattern(language, source, await parser);
+    } catch (error) {
+      if (error instanceof PatternError) throw new ToolFailure(error.message);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,94 @@
+// Staged structural edits: what ast_edit proposed, the hash of every file it was computed from,
+// and accepting (all files or none, after checking none changed since) or discarding it.
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { ToolFailure } from "../tool/define.ts";
+import { AtomicWriteError, writeFilesAtomically } from "../workspace/atomic-write.ts";
+
+export interface StagedFile {
+  path: string;
+  /** Workspace-relative, for answers. */
+  rel: string;
+  hash: string;
+  updated: string;
+  replacements: number;
+}
+
+type EditState = "staged" | "accepted" | "discarded" | "rejected";
+
+interface StagedEdit {
+  id: string;
+  files: StagedFile[];
+  state: EditState;
+}
+
+export interface Accepted {
+  files: StagedFile[];
+  /** Notes from after-write hooks (new diagnostics). */
+  notes: string[];
+}
+
+export function contentHash(text: string | Buffer): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+export class StagedEdits {
+  private readonly edits = new Map<string, StagedEdit>();
+  private counter = 0;
+
+  stage(files: StagedFile[]): string {
+    const id = `edit_${++this.counter}`;
+    this.edits.set(id, { id, files, state: "staged" });
+    return id;
+  }
+
+  discard(id: string): StagedFile[] {
+    const edit = this.staged(id);
+    edit.state = "discarded";
+    edit.files = [];
+    return [];
+  }
+
+  /** Rejects the whole edit when any file changed since staging; otherwise writes all atomically. */
+  async accept(id: string, afterWrite: (paths: string[]) => Promise<string[]>): Promise<Accepted> {
+    const edit = this.staged(id);
+    const changed: string[] = [];
+    for (const file of edit.files) {
+      const now = await readFile(file.path).catch(() => undefined);
+      if (now === undefined || contentHash(now) !== file.hash) changed.push(file.rel);
+    }
+    if (changed.length > 0) {
+      edit.state = "rejected";
+      throw new ToolFailure(
+        `Edit ${id} was rejected and nothing was written: ${changed.length} file(s) changed since it was staged (${changed.join(", ")}). ` +
+          "Run ast_edit again to stage the rewrite against the current content.",
+        { changed },
+      );
+    }
+    try {
+      await writeFilesAtomically(edit.files.map((f) => ({ path: f.path, content: f.updated })));
+    } catch (error) {
+      if (error instanceof AtomicWriteError) {
+        throw new ToolFailure(`Edit ${id} could not be applied: ${error.message} The edit stays staged; fix the cause and accept it again.`);
+      }
+      throw error;
+    }
+    edit.state = "accepted";
+    const files = edit.files;
+    edit.files = []; // the written content lives on disk now; the store keeps only the state
+    const notes = await afterWrite(files.map((f) => f.path));
+    return { files, notes };
+  }
+
+  private staged(id: string): StagedEdit {
+    const edit = this.edits.get(id);
+    if (!edit) {
+      const known = [...this.edits.values()].filter((e) => e.state === "staged").map((e) => e.id);
+      throw new ToolFailure(`There is no staged edit ${JSON.stringify(id)}. ${known.length > 0 ? `Staged now: ${known.join(", ")}.` : "Nothing is staged; call ast_edit first."}`);
+    }
+    if (edit.state !== "staged") {
+      throw new ToolFailure(`Edit ${id} was already ${edit.state}; it cannot be resolved again. Call ast_edit to stage a new one.`);
+    }
+    return edit;
+  }
+}

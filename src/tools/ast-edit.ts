@@ -1,0 +1,72 @@
+// ast_edit: stages a structural rewrite and shows its diff; nothing is written (write tier).
+import * as v from "valibot";
+import { capList, capText } from "../tool/budget.ts";
+import { defineTool, ToolFailure } from "../tool/define.ts";
+import { unboundInTemplate } from "../syntax/rewrite.ts";
+import type { SyntaxService } from "../syntax/service.ts";
+import { contentHash, type StagedFile } from "../syntax/staged-edits.ts";
+import { unifiedDiff } from "../syntax/unified-diff.ts";
+import { relativeToWorkdir } from "../workspace/paths.ts";
+import description from "./ast-edit.txt" with { type: "text" };
+import { languageArg, pathArg, patternArg, skippedNotes } from "./ast-grep-shared.ts";
+
+/** Diffs of at most this many files are shown, within this many bytes; the edit itself is never cut. */
+const DIFF_FILES_SHOWN = 20;
+const DIFF_BYTES = 24_000;
+
+export function astEditTool(syntax: SyntaxService) {
+  return defineTool({
+    name: "ast_edit",
+    title: "Structural rewrite (staged)",
+    tier: "write",
+    description,
+    input: v.strictObject({
+      pattern: patternArg,
+      rewrite: v.pipe(v.string("expected replacement code"), v.maxLength(100_000), v.description("Replacement code; $NAME inserts a capture.")),
+      path: pathArg,
+      language: languageArg,
+    }),
+    output: v.object({
+      edit_id: v.optional(v.string()),
+      replacements: v.number(),
+      files: v.array(v.object({ path: v.string(), replacements: v.number() })),
+      diff: v.string(),
+      notes: v.array(v.string()),
+    }),
+    async run(input, ctx) {
+      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, rewrite: input.rewrite, signal: ctx.signal });
+      const unbound = unboundInTemplate(input.rewrite, answer.pattern.metavariables);
+      if (unbound.length > 0) {
+        throw new ToolFailure(
+          `The rewrite uses ${unbound.map((n) => `$${n}`).join(", ")}, which the pattern does not capture ` +
+            `(it captures ${answer.pattern.metavariables.map((n) => `$${n}`).join(", ") || "nothing"}). Use only the pattern's metavariables.`,
+        );
+      }
+      const notes = skippedNotes(syntax.root, answer, syntax.fallbackReason);
+      const changed = answer.outcomes.filter((o) => o.rewrite && o.rewrite.updated !== o.rewrite.original);
+      if (changed.length === 0) {
+        const why = answer.outcomes.some((o) => o.count > 0) ? "every match already reads as the rewrite" : "no code matches the pattern";
+        return { text: `Nothing staged: ${why} (${answer.filesSearched} ${answer.language} file(s) searched).`, data: { replacements: 0, files: [], diff: "", notes } };
+      }
+      const staged: StagedFile[] = changed.map((o) => ({
+        path: o.path,
+        rel: relativeToWorkdir(syntax.root, o.path),
+        hash: contentHash(o.rewrite!.original),
+        updated: o.rewrite!.updated,
+        replacements: o.rewrite!.replacements.length,
+      }));
+      const id = syntax.edits.stage(staged);
+      const total = staged.reduce((n, f) => n + f.replacements, 0);
+      const shownFiles = capList(changed, DIFF_FILES_SHOWN);
+      const diff = capText(shownFiles.items.map((o) => unifiedDiff(relativeToWorkdir(syntax.root, o.path), o.rewrite!.original, o.rewrite!.replacements)).join("\n"), DIFF_BYTES);
+      const header =
+        `(proposed) ${total} replacement(s) in ${staged.length} file(s); nothing is written yet. ` +
+        `Call resolve with edit_id "${id}" and action "accept" to write, or "discard".` +
+        (shownFiles.note ? ` Diff: ${shownFiles.note} files.` : "");
+      return {
+        text: [header, diff.text, ...notes.map((n) => `note: ${n}`)].join("\n"),
+        data: { edit_id: id, replacements: total, files: staged.map((f) => ({ path: f.rel, replacements: f.replacements })), diff: diff.text, notes },
+      };
+    },
+  });
+}

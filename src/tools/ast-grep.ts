@@ -1,0 +1,63 @@
+// ast_grep: structural search over the workspace with metavariables (read tier).
+import * as v from "valibot";
+import { defineTool } from "../tool/define.ts";
+import type { SyntaxService } from "../syntax/service.ts";
+import description from "./ast-grep.txt" with { type: "text" };
+import { formatMatch, languageArg, matchesOf, matchSchema, pathArg, patternArg, skippedNotes } from "./ast-grep-shared.ts";
+
+const DEFAULT_MAX_RESULTS = 50;
+
+export function astGrepTool(syntax: SyntaxService) {
+  return defineTool({
+    name: "ast_grep",
+    title: "Structural code search",
+    tier: "read",
+    description,
+    input: v.strictObject({
+      pattern: patternArg,
+      path: pathArg,
+      language: languageArg,
+      max_results: v.optional(
+        v.pipe(v.number("expected a whole number"), v.integer("expected a whole number"), v.minValue(1), v.maxValue(1000), v.description("Default 50.")),
+      ),
+    }),
+    output: v.object({
+      language: v.string(),
+      context: v.string(),
+      matches: v.array(matchSchema),
+      total: v.number(),
+      shown: v.number(),
+      files_searched: v.number(),
+      files_matched: v.number(),
+      notes: v.array(v.string()),
+    }),
+    async run(input, ctx) {
+      const maxResults = input.max_results ?? DEFAULT_MAX_RESULTS;
+      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, maxRecords: maxResults, signal: ctx.signal });
+      const total = answer.outcomes.reduce((n, o) => n + o.count, 0);
+      // Each worker built up to maxResults records in path order, so the first maxResults overall are here.
+      const recorded = matchesOf(syntax.root, answer).slice(0, maxResults);
+      const capped = { items: recorded, shown: recorded.length, note: recorded.length < total ? `${recorded.length} of ${total} shown` : "" };
+      const filesMatched = answer.outcomes.filter((o) => o.count > 0).length;
+      const notes = skippedNotes(syntax.root, answer, syntax.fallbackReason);
+      const summary =
+        total === 0
+          ? `No match for the ${answer.language} pattern (parsed as ${answer.pattern.context}) in ${answer.filesSearched} file(s).`
+          : `${total} match(es) in ${filesMatched} file(s) of ${answer.filesSearched} searched${capped.note ? ` (${capped.note}; raise max_results or narrow path)` : ""}.`;
+      const text = [summary, ...capped.items.map(formatMatch), ...notes.map((n) => `note: ${n}`)].join("\n");
+      return {
+        text,
+        data: {
+          language: answer.language,
+          context: answer.pattern.context,
+          matches: capped.items,
+          total,
+          shown: capped.shown,
+          files_searched: answer.filesSearched,
+          files_matched: filesMatched,
+          notes,
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,47 @@
+// The `lsp_rename` tool: a project-wide rename written atomically, with the diagnostics it caused (write tier).
+import * as v from "valibot";
+import { describeWriteOutcome } from "../lsp/after-write.ts";
+import { renameSymbol } from "../lsp/rename.ts";
+import type { LanguageServices } from "../lsp/service.ts";
+import { defineTool, type Tool } from "../tool/define.ts";
+import description from "./lsp-rename.txt" with { type: "text" };
+
+const input = v.strictObject({
+  file: v.pipe(v.string("expected a workspace-relative path"), v.minLength(1, "expected a path, got an empty string")),
+  line: v.pipe(v.number("expected a 1-based line number"), v.integer("expected a whole line number"), v.minValue(1, "lines are 1-based")),
+  symbol: v.pipe(v.string("expected the identifier as written on the line"), v.minLength(1, "expected an identifier, got an empty string")),
+  new_name: v.pipe(v.string("expected the new name"), v.regex(/^\S+$/, "expected a name without spaces")),
+});
+
+const output = v.object({
+  files: v.array(v.string()),
+  edits: v.number(),
+  diagnostics: v.object({
+    status: v.picklist(["fresh", "timed_out", "unsupported"]),
+    new: v.array(v.record(v.string(), v.unknown())),
+  }),
+});
+
+export function lspRenameTool(services: LanguageServices): Tool {
+  return defineTool({
+    name: "lsp_rename",
+    tier: "write",
+    title: "Project-wide rename",
+    description,
+    input,
+    output,
+    async run(args, ctx) {
+      const outcome = await renameSymbol(services, args, ctx.signal);
+      const summary = `Renamed ${args.symbol} to ${args.new_name}: ${outcome.edits} edit(s) in ${outcome.files.length} file(s): ${outcome.files.join(", ")}.`;
+      const diagnostics = describeWriteOutcome(outcome.diagnostics);
+      return {
+        text: diagnostics ? `${summary}\n${diagnostics}` : summary,
+        data: {
+          files: outcome.files,
+          edits: outcome.edits,
+          diagnostics: { status: outcome.diagnostics.status, new: outcome.diagnostics.new.map((d) => ({ ...d })) },
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,130 @@
+// debug over real delve (dlv dap over TCP): breakpoints, stack, variables, steps, output, pause, attach.
+import { describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, alive, debugHarness, gone, killGroup, requireTool, untilListening, untilOutput } from "./harness.ts";
+
+const MAIN = `package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func square(n int) int {
+	result := n * n
+	return result
+}
+
+func main() {
+	total := 0
+	for i := 0; i < 3; i++ {
+		total += square(i)
+	}
+	fmt.Println("total", total)
+	fmt.Fprintln(os.Stderr, "warn")
+	if len(os.Args) > 1 {
+		spin()
+	}
+}
+
+func spin() {
+	n := 0
+	for {
+		n++
+	}
+}
+`;
+
+function requireDelve(): void {
+  requireTool("/usr/bin/dlv", "apt install delve golang-go");
+  requireTool("/usr/bin/go", "apt install golang-go");
+}
+
+const PROJECT = { "go.mod": "module example.com/app\n\ngo 1.19\n", "main.go": MAIN };
+
+describe("debug with delve", () => {
+  test("breakpoint, stack, variables, evaluate, steps, continue to exit with output", async () => {
+    requireDelve();
+    await using dir = await tempDir();
+    await dir.write(PROJECT);
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    await h.ok({ operation: "breakpoints", file: "main.go", lines: [16] });
+    const launched = await h.ok({ operation: "launch", program: "." });
+    expect(launched.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "main.go", line: 16, source: "total += square(i)" } });
+
+    expect(readdirSync(dir.path).sort()).toEqual(["go.mod", "main.go"]); // the debug binary is built outside the checkout
+    const threads = await h.ok({ operation: "threads" });
+    expect(threads.data.threads.map((t: { id: number }) => t.id)).toContain(launched.data.thread.id);
+    const stack = await h.ok({ operation: "stack" });
+    expect(stack.data.frames[0]).toMatchObject({ name: "main.main", line: 16 });
+    const scopes = await h.ok({ operation: "scopes", frame_id: stack.data.frames[0].id });
+    const locals = scopes.data.scopes.find((s: { name: string }) => s.name === "Locals");
+    const vars = await h.ok({ operation: "variables", reference: locals.reference });
+    expect(vars.data.variables).toContainEqual(expect.objectContaining({ name: "total", value: "0" }));
+    expect((await h.ok({ operation: "evaluate", expression: "total + 100" })).data.result).toBe("100");
+
+    const stepIn = await h.ok({ operation: "step_in" });
+    expect(stepIn.data.frame).toMatchObject({ name: "main.square", file: "main.go" });
+    const stepOut = await h.ok({ operation: "step_out" });
+    expect(stepOut.data.frame).toMatchObject({ name: "main.main", line: 16 });
+
+    await h.ok({ operation: "breakpoints", file: "main.go", lines: [] });
+    const done = await h.ok({ operation: "continue" });
+    expect(done.data.state).toBe("exited");
+    const output = await h.ok({ operation: "output" });
+    expect(output.data.output).toContain("total 5\n");
+    expect(output.data.output).toContain("warn\n");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("pause stops a busy loop in a goroutine of user code", async () => {
+    requireDelve();
+    await using dir = await tempDir();
+    await dir.write(PROJECT);
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 3 });
+    const started = await h.ok({ operation: "launch", program: ".", args: ["spin"] });
+    expect(started.data.state).toBe("running");
+    await untilOutput(h, started.data.output, "total 5"); // it spins only after printing
+    const paused = await h.ok({ operation: "pause" });
+    expect(paused.data).toMatchObject({ state: "stopped", reason: "pause" });
+    expect(paused.data.frame).toMatchObject({ file: "main.go", name: "main.spin" });
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("attach to dlv --headless in remote mode", async () => {
+    requireDelve();
+    await using dir = await tempDir();
+    await dir.write(PROJECT);
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const server = spawn("dlv", ["debug", "--headless", "--listen", `127.0.0.1:${port}`, "--accept-multiclient", "--api-version=2", "--", "spin"], {
+      cwd: dir.path,
+      stdio: "ignore",
+      detached: true,
+    });
+    try {
+      await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+      await h.ok({ operation: "breakpoints", file: "main.go", lines: [28] });
+      await untilListening(port);
+      const attached = await h.ok({ operation: "attach", port });
+      expect(attached.data).toMatchObject({ state: "stopped", frame: { file: "main.go", line: 28 } });
+      await h.ok({ operation: "terminate" });
+    } finally {
+      killGroup(server.pid);
+    }
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("dlv killed mid-session takes the program with it (it runs in a group of its own)", async () => {
+    requireDelve();
+    await using dir = await tempDir();
+    await dir.write(PROJECT);
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 1 });
+    await h.ok({ operation: "launch", program: ".", args: ["spin"] });
+    const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
+    expect(typeof debuggee_pid).toBe("number");
+    expect(alive(debuggee_pid)).toBe(true);
+    process.kill(adapter_pid, "SIGKILL");
+    expect(await gone(debuggee_pid)).toBe(true);
+    const after = await h.call({ operation: "threads" });
+    expect(after.text).toContain("the adapter died mid-session");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+});

@@ -1,0 +1,104 @@
+// Drives the debug tool through a real run and the official MCP SDK client, for the adapter tests.
+import { existsSync } from "node:fs";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
+
+/** Per-test bound for tests that start real adapters: a cold `go build` on a loaded CI machine is slow. */
+export const ADAPTER_TEST_TIMEOUT_MS = 240_000;
+
+export interface DebugReply {
+  text: string;
+  data: Record<string, any>;
+  isError: boolean;
+}
+
+export interface DebugHarness extends AsyncDisposable {
+  t: TestRun;
+  call(args: Record<string, unknown>, signal?: AbortSignal): Promise<DebugReply>;
+  /** Calls and fails the test with the tool's own words when it answered isError. */
+  ok(args: Record<string, unknown>): Promise<DebugReply>;
+}
+
+export async function debugHarness(workdir: string, settings: Record<string, unknown> = {}): Promise<DebugHarness> {
+  const t = await startTestRun(workdir, { conversation: "c1", resources: { debugAdapters: settings } });
+  const client: Client = await t.client();
+  const call = async (args: Record<string, unknown>, signal?: AbortSignal): Promise<DebugReply> => {
+    const result = await client.callTool({ name: "debug", arguments: args }, undefined, { timeout: 180_000, ...(signal ? { signal } : {}) });
+    const text = (result.content as { text: string }[])[0]?.text ?? "";
+    return { text, data: (result.structuredContent ?? {}) as Record<string, any>, isError: result.isError === true };
+  };
+  return {
+    t,
+    call,
+    async ok(args) {
+      const reply = await call(args);
+      if (reply.isError) throw new Error(`debug ${JSON.stringify(args)} failed: ${reply.text}`);
+      return reply;
+    },
+    [Symbol.asyncDispose]: () => t[Symbol.asyncDispose](),
+  };
+}
+
+/** Fails with the install command when a component the test drives is missing. */
+export function requireTool(path: string, install: string): void {
+  if (!existsSync(path)) throw new Error(`${path} is missing; install it with: ${install}`);
+}
+
+/** Whether a pid is still alive (signal 0 probes without killing). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** How many status polls a test makes while waiting for program output (200 ms apart). */
+const OUTPUT_POLLS = 300;
+
+/** Polls `status` until the program's output so far contains `needle`. */
+export async function untilOutput(h: DebugHarness, seen: string, needle: string): Promise<void> {
+  let output = seen;
+  for (let poll = 0; poll < OUTPUT_POLLS && !output.includes(needle); poll++) {
+    await Bun.sleep(200);
+    output += (await h.ok({ operation: "status" })).data.output ?? "";
+  }
+  if (!output.includes(needle)) throw new Error(`the program never printed ${JSON.stringify(needle)}; output: ${output}`);
+}
+
+/** Kills a debuggee server's whole group, if it is still there. */
+export function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // it exited when the debugger let go of it
+  }
+}
+
+/** How many 200 ms polls a test waits for a process to disappear. */
+const EXIT_POLLS = 100;
+
+/** Waits (bounded) until the pid is gone; false if it outlived the wait. */
+export async function gone(pid: number): Promise<boolean> {
+  for (let poll = 0; poll < EXIT_POLLS && alive(pid); poll++) await Bun.sleep(200);
+  return !alive(pid);
+}
+
+/** How many 200 ms polls a test waits for a debuggee server to open its port. */
+const LISTEN_POLLS = 600;
+
+/**
+ * Waits until something listens on 127.0.0.1:port, read from /proc/net/tcp — a probe connection
+ * would be taken by single-client servers (lldb-server gdbserver) as their one debugger.
+ */
+export async function untilListening(port: number): Promise<void> {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  for (let poll = 0; poll < LISTEN_POLLS; poll++) {
+    const table = await Bun.file("/proc/net/tcp").text();
+    if (table.split("\n").some((row) => row.trim().split(/\s+/)[1]?.endsWith(`:${hexPort}`) && row.trim().split(/\s+/)[3] === "0A")) return;
+    await Bun.sleep(200);
+  }
+  throw new Error(`nothing listened on port ${port} within ${(LISTEN_POLLS * 200) / 1000} s`);
+}

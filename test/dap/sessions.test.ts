@@ -1,0 +1,127 @@
+// Session rules over a real adapter (debugpy, the quickest to start): TTL, a dying adapter, registration, detection.
+import { describe, expect, test } from "bun:test";
+import { startTestRun } from "../helpers/sidecar.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, gone, requireTool } from "./harness.ts";
+
+const LOOP = "import time\nfor i in range(100000):\n    x = i\n    time.sleep(0.05)\n";
+
+describe("debug sessions", () => {
+  test("the TTL kills the adapter and the program, and the next call says the session expired", async () => {
+    requireTool("/usr/bin/python3", "apt install python3-debugpy");
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
+    await using h = await debugHarness(dir.path, { ttlSeconds: 4 });
+    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
+    await h.ok({ operation: "launch", program: "loop.py" });
+    const status = await h.ok({ operation: "status" });
+    const { adapter_pid, debuggee_pid } = status.data;
+    expect(typeof adapter_pid).toBe("number");
+    expect(typeof debuggee_pid).toBe("number");
+    expect(await gone(debuggee_pid)).toBe(true);
+    expect(await gone(adapter_pid)).toBe(true);
+    const after = await h.call({ operation: "stack" });
+    expect(after.isError).toBe(true);
+    expect(after.text).toContain("expired after its 4 seconds TTL");
+    const relaunched = await h.ok({ operation: "launch", program: "loop.py" });
+    expect(relaunched.data.state).toBe("stopped");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("an adapter killed mid-session ends the session with a reason, and launch works again", async () => {
+    requireTool("/usr/bin/python3", "apt install python3-debugpy");
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
+    await using h = await debugHarness(dir.path);
+    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
+    await h.ok({ operation: "launch", program: "loop.py" });
+    const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
+    process.kill(adapter_pid, "SIGKILL");
+    expect(await gone(adapter_pid)).toBe(true);
+    const after = await h.call({ operation: "stack" });
+    expect(after.isError).toBe(true);
+    expect(after.text).toContain("the adapter died mid-session");
+    expect(await gone(debuggee_pid)).toBe(true);
+    const relaunched = await h.ok({ operation: "launch", program: "loop.py" });
+    expect(relaunched.data).toMatchObject({ state: "stopped", frame: { line: 3 } });
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("adapters says which are usable and exactly why not", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "pubspec.yaml": "name: x\n", "go.mod": "module x\n" });
+    await using h = await debugHarness(dir.path);
+    const { adapters } = (await h.ok({ operation: "adapters" })).data;
+    const by = Object.fromEntries(adapters.map((a: { adapter: string }) => [a.adapter, a]));
+    expect(by.dart).toMatchObject({ usable: false, detail: "`dart` is not on PATH" });
+    expect(by.dart.hint).toContain("Dart SDK");
+    expect(by.delve).toMatchObject({ usable: true });
+    expect(by.debugpy).toMatchObject({ usable: false });
+    expect(by.debugpy.detail).toStartWith("no root marker (pyproject.toml, setup.py, requirements.txt) in the workspace; the adapter itself is installed");
+    const refused = await h.call({ operation: "launch", program: "main.py", adapter: "debugpy" });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("does not exist in the workspace");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("an adapter command set in the run config replaces the catalog's, and a bad one says so", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "go.mod": "module x\n" });
+    await using h = await debugHarness(dir.path, {
+      adapters: { debugpy: { command: ["/usr/bin/python3", "-m", "debugpy.adapter"] }, delve: { command: ["no-such-dlv", "dap"] } },
+    });
+    const { adapters } = (await h.ok({ operation: "adapters" })).data;
+    const by = Object.fromEntries(adapters.map((a: { adapter: string }) => [a.adapter, a]));
+    expect(by.debugpy).toMatchObject({ usable: true });
+    expect(by.debugpy.detail).toContain("/usr/bin/python3 (configured)");
+    expect(by.delve).toMatchObject({ usable: false, detail: "the configured command no-such-dlv is not executable" });
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("debug is registered only with the resource, a workdir and a conversation id", async () => {
+    await using dir = await tempDir();
+    await using without = await startTestRun(dir.path, { resources: { debugAdapters: {} } });
+    expect((await (await without.client()).listTools()).tools.map((t) => t.name)).not.toContain("debug");
+    await using withIt = await startTestRun(dir.path, { conversation: "c", resources: { debugAdapters: {} } });
+    expect((await (await withIt.client()).listTools()).tools.map((t) => t.name)).toContain("debug");
+    expect((await (await withIt.client("plan")).listTools()).tools.map((t) => t.name)).not.toContain("debug");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("operations name their missing arguments", async () => {
+    await using dir = await tempDir();
+    await using h = await debugHarness(dir.path);
+    const missing = await h.call({ operation: "breakpoints", file: "a.py" });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain("breakpoints needs lines");
+    const none = await h.call({ operation: "stack" });
+    expect(none.text).toContain("No debug session is running");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("closing the run stops the adapter and the program", async () => {
+    requireTool("/usr/bin/python3", "apt install python3-debugpy");
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
+    const h = await debugHarness(dir.path);
+    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
+    await h.ok({ operation: "launch", program: "loop.py" });
+    const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
+    await h[Symbol.asyncDispose]();
+    expect(await gone(adapter_pid)).toBe(true);
+    expect(await gone(debuggee_pid)).toBe(true);
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("a cancelled launch stops waiting for a stop, and the next call is answered", async () => {
+    requireTool("/usr/bin/python3", "apt install python3-debugpy");
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
+    // The stop wait (10 minutes) is far longer than this test's bound: only cancellation ends it.
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 600 });
+    const cancel = new AbortController();
+    const launch = h.call({ operation: "launch", program: "loop.py" }, cancel.signal).catch((error: Error) => error);
+    for (let poll = 0; poll < 150; poll++) {
+      await Bun.sleep(200);
+      if (h.t.run.services.debug!.sessionFor("c1")?.debuggeePid !== undefined) break; // the program runs
+    }
+    cancel.abort();
+    expect(await launch).toBeInstanceOf(Error);
+    const status = await h.ok({ operation: "status" });
+    expect(status.data.state).toBe("running");
+    expect(status.text).toContain("The program is running");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+});

@@ -1,0 +1,140 @@
+// Line + symbol addressing, the ledger, text edits and the atomic writer: the pure parts of the LSP domain.
+import { describe, expect, test } from "bun:test";
+import { chmod, mkdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { DiagnosticLedger } from "../../src/lsp/ledger.ts";
+import { resolveSymbolColumn } from "../../src/lsp/position.ts";
+import { applyTextEdits, planWorkspaceEdit } from "../../src/lsp/workspace-edit.ts";
+import { ToolFailure } from "../../src/tool/define.ts";
+import { writeFilesAtomically } from "../../src/workspace/atomic-write.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+
+describe("resolveSymbolColumn turns a symbol on a line into a UTF-16 column", () => {
+  test.each([
+    ["const total = sum(a, b);", "sum", 14],
+    ["const total = sum(a, b);", "total", 6],
+    ["  return x.y;", "y", 11],
+    ["const 😀 = 1; let value = 2;", "value", 18],
+    ["é = café + 1", "café", 4],
+    ["a.b(a)", "a#2", 4],
+    ["f(x) + g(x)", "x#1", 2],
+    ["obj.method()", "obj.method", 0],
+  ])("%p, %p → %p", (line, symbol, column) => {
+    expect(resolveSymbolColumn(line, symbol, 1).character).toBe(column);
+  });
+
+  test("a substring inside a longer identifier does not match, and the error lists what the line holds", () => {
+    const error = (() => {
+      try {
+        resolveSymbolColumn("const totalSum = sum(1);", "total", 7);
+      } catch (e) {
+        return e as ToolFailure;
+      }
+    })();
+    expect(error).toBeInstanceOf(ToolFailure);
+    expect(error!.message).toContain('"total" does not occur on line 7');
+    expect(error!.message).toContain("Identifiers on that line: const, totalSum, sum");
+  });
+
+  test("an ambiguous symbol lists its occurrences and how to pick one", () => {
+    expect(() => resolveSymbolColumn("x = x + 1", "x", 3)).toThrow(/occurs 2 times on line 3: x#1 .*, x#2 .*Pass symbol as one of those/);
+  });
+
+  test("an occurrence number past the last one is refused", () => {
+    expect(() => resolveSymbolColumn("x = x + 1", "x#3", 3)).toThrow(/occurs 2 time\(s\) on line 3; #3 does not exist/);
+  });
+});
+
+describe("DiagnosticLedger reports only what is new, ignoring position", () => {
+  const error = (line: number, message = "Cannot find name 'nope'.") => ({ path: "a.ts", line, severity: "error", code: "2304", message });
+
+  test("introduced once, moved silently, a second copy is new, fixing clears so it can return", () => {
+    const ledger = new DiagnosticLedger();
+    expect(ledger.admit("/w/a.ts", [error(3)])).toEqual([error(3)]);
+    expect(ledger.admit("/w/a.ts", [error(3)])).toEqual([]);
+    expect(ledger.admit("/w/a.ts", [error(7)])).toEqual([]);
+    expect(ledger.admit("/w/a.ts", [error(7), error(9)])).toHaveLength(1);
+    expect(ledger.admit("/w/a.ts", [])).toEqual([]);
+    expect(ledger.heldFor("/w/a.ts")).toBe(0);
+    expect(ledger.admit("/w/a.ts", [error(2)])).toEqual([error(2)]);
+  });
+
+  test("the same message in another file is its own diagnostic", () => {
+    const ledger = new DiagnosticLedger();
+    ledger.admit("/w/a.ts", [error(1)]);
+    expect(ledger.admit("/w/b.ts", [error(1)])).toHaveLength(1);
+  });
+});
+
+describe("applyTextEdits applies LSP edits in UTF-16 positions", () => {
+  test.each([
+    ["one edit", "let a = 1;\nuse(a);\n", [{ range: { start: { line: 1, character: 4 }, end: { line: 1, character: 5 } }, newText: "b" }], "let a = 1;\nuse(b);\n"],
+    [
+      "several on one line, given in any order",
+      "f(a, a)",
+      [
+        { range: { start: { line: 0, character: 2 }, end: { line: 0, character: 3 } }, newText: "bb" },
+        { range: { start: { line: 0, character: 5 }, end: { line: 0, character: 6 } }, newText: "bb" },
+      ],
+      "f(bb, bb)",
+    ],
+    ["after an emoji", "😀 x\r\nx", [{ range: { start: { line: 0, character: 3 }, end: { line: 0, character: 4 } }, newText: "y" }], "😀 y\r\nx"],
+  ])("%s", (_name, text, edits, expected) => {
+    expect(applyTextEdits(text, edits)).toBe(expected);
+  });
+});
+
+describe("writeFilesAtomically writes all files or none", () => {
+  test("writes every file and keeps permissions", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.sh": "old a", "b.txt": "old b" });
+    await chmod(join(dir.path, "a.sh"), 0o755);
+    await writeFilesAtomically([
+      { path: join(dir.path, "a.sh"), content: "new a" },
+      { path: join(dir.path, "b.txt"), content: "new b" },
+      { path: join(dir.path, "sub/c.txt"), content: "new c" },
+    ]);
+    expect(await readFile(join(dir.path, "a.sh"), "utf8")).toBe("new a");
+    expect((await stat(join(dir.path, "a.sh"))).mode & 0o777).toBe(0o755);
+    expect(await readFile(join(dir.path, "sub/c.txt"), "utf8")).toBe("new c");
+  });
+
+  test("a target that cannot be written fails the whole write before any file changes", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.txt": "old a" });
+    // A directory cannot be replaced by a file. (test/syntax/ast-edit.test.ts covers a rename failing
+    // after another file was replaced, which restores it.)
+    await mkdir(join(dir.path, "blocked"));
+    await dir.write({ "blocked/keep": "x" });
+    const attempt = writeFilesAtomically([
+      { path: join(dir.path, "a.txt"), content: "new a" },
+      { path: join(dir.path, "blocked"), content: "file" },
+    ]);
+    await expect(attempt).rejects.toThrow(/Writing .*blocked failed \(it is a directory, not a file\); no file had been written yet, so nothing changed/);
+    expect(await readFile(join(dir.path, "a.txt"), "utf8")).toBe("old a");
+  });
+});
+
+describe("planWorkspaceEdit turns text edits and file operations into whole files", () => {
+  test("edits, a rename carrying its content, a create and a delete", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.ts": "old name\n", "b.ts": "b\n", "gone.ts": "x\n" });
+    const uri = (rel: string) => `file://${join(dir.path, rel)}`;
+    const plan = planWorkspaceEdit(dir.path, {
+      documentChanges: [
+        { textDocument: { uri: uri("a.ts"), version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 3 } }, newText: "new" }] },
+        { kind: "rename", oldUri: uri("a.ts"), newUri: uri("lib/a2.ts") },
+        { kind: "create", uri: uri("fresh.ts") },
+        { kind: "delete", uri: uri("gone.ts") },
+      ],
+    });
+    expect(Object.fromEntries(plan.writes)).toEqual({ [join(dir.path, "lib/a2.ts")]: "new name\n", [join(dir.path, "fresh.ts")]: "" });
+    expect(plan.removals.sort()).toEqual([join(dir.path, "a.ts"), join(dir.path, "gone.ts")]);
+    expect(plan.renames).toEqual([{ from: join(dir.path, "a.ts"), to: join(dir.path, "lib/a2.ts") }]);
+  });
+
+  test("an edit reaching outside the workspace plans nothing", async () => {
+    await using dir = await tempDir();
+    expect(() => planWorkspaceEdit(dir.path, { changes: { "file:///etc/hosts": [] } })).toThrow(/outside the workspace/);
+  });
+});

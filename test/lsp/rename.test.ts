@@ -1,0 +1,57 @@
+// lsp_rename against real servers: a rename across files lands in every file at once, with its diagnostics.
+import { describe, expect, test } from "bun:test";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { startTestRun } from "../helpers/sidecar.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { call, LSP_CONFIG, PY_PROJECT, requireBinary, TS_PROJECT } from "./fixtures.ts";
+
+describe("lsp_rename", () => {
+  test("TypeScript: renames a class in its file and in the importing file", async () => {
+    requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
+    await using dir = await tempDir();
+    await dir.write(TS_PROJECT);
+    await using t = await startTestRun(dir.path, LSP_CONFIG);
+    const r = await call(await t.client(), "lsp_rename", { file: "src/shapes.ts", line: 7, symbol: "Circle", new_name: "Disc" });
+    expect(r.isError).toBe(false);
+    expect(r.data.files).toEqual(["src/main.ts", "src/shapes.ts"]);
+    expect(r.text).not.toContain("diagnostics timed out");
+    expect(r.data.diagnostics).toEqual({ status: "fresh", new: [] });
+    expect(await readFile(join(dir.path, "src/main.ts"), "utf8")).toContain('import { Disc, totalArea } from "./shapes.js";\n\nconst circle = new Disc(2);');
+    expect(await readFile(join(dir.path, "src/shapes.ts"), "utf8")).toContain("export class Disc implements Shape {");
+    // The server saw the new text: a query on the renamed symbol works at once.
+    const refs = await call(await t.client(), "lsp", { action: "references", file: "src/main.ts", line: 3, symbol: "Disc" });
+    expect(refs.data.total).toBe(4);
+  });
+
+  test("Python: renames a function across modules", async () => {
+    requireBinary("pyright-langserver", "npm i -D pyright");
+    await using dir = await tempDir();
+    await dir.write(PY_PROJECT);
+    await using t = await startTestRun(dir.path, LSP_CONFIG);
+    const r = await call(await t.client(), "lsp_rename", { file: "pkg/geometry.py", line: 12, symbol: "double_area", new_name: "twice_area" });
+    expect(r.isError).toBe(false);
+    expect(r.data.files).toEqual(["pkg/app.py", "pkg/geometry.py"]);
+    expect(await readFile(join(dir.path, "pkg/app.py"), "utf8")).toContain("from pkg.geometry import Rectangle, twice_area\n");
+    expect(await readFile(join(dir.path, "pkg/geometry.py"), "utf8")).toContain("def twice_area(shape: Rectangle) -> float:");
+  });
+
+  test("a name the server will not rename is refused and nothing changes", async () => {
+    requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
+    await using dir = await tempDir();
+    await dir.write(TS_PROJECT);
+    await using t = await startTestRun(dir.path, LSP_CONFIG);
+    const before = await readFile(join(dir.path, "src/main.ts"), "utf8");
+    const r = await call(await t.client(), "lsp_rename", { file: "src/main.ts", line: 5, symbol: "log", new_name: "write" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe('"log" on line 5 cannot be renamed: You cannot rename elements that are defined in the standard TypeScript library.');
+    expect(await readFile(join(dir.path, "src/main.ts"), "utf8")).toBe(before);
+  });
+
+  test("the plan surface does not see lsp_rename at all, but sees lsp", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, LSP_CONFIG);
+    const names = (await (await t.client("plan")).listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(["lsp"]);
+  });
+});

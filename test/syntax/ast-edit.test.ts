@@ -1,0 +1,145 @@
+import { execFileSync } from "node:child_process";
+// ast_edit and resolve through a real run: staging writes nothing, accept is all-or-nothing.
+import { describe, expect, test } from "bun:test";
+import { chmod, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { startTestRun } from "../helpers/sidecar.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { call } from "./call.ts";
+
+const PARSER = { resources: { parser: {} } };
+
+describe("ast_edit stages a rewrite and writes nothing", () => {
+  test("the spec's Dart rewrite is proposed with a diff and an edit id; files stay untouched", async () => {
+    await using dir = await tempDir();
+    const original = "void f() {\n  dispose(a);\n  dispose(b);\n}\n";
+    await dir.write({ "lib/a.dart": original, "lib/b.dart": "void g() {\n  dispose(c);\n}\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const r = await call(await t.client(), "ast_edit", { pattern: "dispose($X)", rewrite: "$X.dispose()", language: "dart" });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('(proposed) 3 replacement(s) in 2 file(s)');
+    expect(r.text).toContain('edit_id "edit_1"');
+    expect(r.data.diff).toContain("--- a/lib/a.dart");
+    expect(r.data.diff).toContain("-  dispose(a);\n-  dispose(b);\n+  a.dispose();\n+  b.dispose();");
+    expect(await readFile(join(dir.path, "lib/a.dart"), "utf8")).toBe(original);
+  });
+
+  test("only the outermost of nested matches is rewritten; multi-line captures are re-indented", async () => {
+    await using dir = await tempDir();
+    await dir.write({
+      "a.ts": "function f() {\n  wrap(wrap(1));\n  if (ok) {\n    run(() => {\n      go();\n    });\n  }\n}\n",
+    });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const nested = await call(client, "ast_edit", { pattern: "wrap($A)", rewrite: "unwrap($A)", path: "a.ts" });
+    expect(nested.data.replacements).toBe(1);
+    expect(nested.data.diff).toContain("+  unwrap(wrap(1));");
+    const block = await call(client, "ast_edit", { pattern: "run($F)", rewrite: "schedule(\n  $F,\n)", path: "a.ts" });
+    expect(block.data.diff).toContain("+    schedule(\n+      () => {\n+        go();\n+      },\n+    );");
+  });
+
+  test("a rewrite naming a metavariable the pattern does not capture is an error", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.py": "print(1)\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const r = await call(await t.client(), "ast_edit", { pattern: "print($A)", rewrite: "log($B)", path: "a.py" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("$B");
+  });
+});
+
+describe("resolve", () => {
+  test("accept writes every file and keeps permissions; the edit cannot be resolved twice", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.py": "print(1)\n", "bin/run.py": "#!/usr/bin/env python3\nprint(2)\n" });
+    await chmod(join(dir.path, "bin/run.py"), 0o755);
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const staged = await call(client, "ast_edit", { pattern: "print($A)", rewrite: "log($A)", language: "python" });
+    const id = staged.data.edit_id as string;
+    const accepted = await call(client, "resolve", { edit_id: id, action: "accept" });
+    expect(accepted.isError).toBe(false);
+    expect(accepted.text).toContain("wrote 2 file(s)");
+    expect(await readFile(join(dir.path, "a.py"), "utf8")).toBe("log(1)\n");
+    expect(await readFile(join(dir.path, "bin/run.py"), "utf8")).toBe("#!/usr/bin/env python3\nlog(2)\n");
+    expect((await stat(join(dir.path, "bin/run.py"))).mode & 0o777).toBe(0o755);
+    const again = await call(client, "resolve", { edit_id: id, action: "accept" });
+    expect(again.isError).toBe(true);
+    expect(again.text).toContain("already accepted");
+    // The parse cache saw the write: the old code is gone from search results.
+    expect((await call(client, "ast_grep", { pattern: "print($A)", language: "python" })).data.total).toBe(0);
+  });
+
+  test("a file changed since staging rejects the whole edit, naming it, and nothing is written", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.rb": "puts 1\n", "b.rb": "puts 2\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const staged = await call(client, "ast_edit", { pattern: "puts $A", rewrite: "print $A", language: "ruby" });
+    await writeFile(join(dir.path, "b.rb"), "puts 2\nputs 3\n");
+    const r = await call(client, "resolve", { edit_id: staged.data.edit_id, action: "accept" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("b.rb");
+    expect(r.text).toContain("nothing was written");
+    expect(await readFile(join(dir.path, "a.rb"), "utf8")).toBe("puts 1\n");
+  });
+
+  test("a file the writer cannot prepare fails the accept before anything is replaced", async () => {
+    await using dir = await tempDir();
+    // Tests run as root, so permission bits cannot make a file unwritable. A 250-character name
+    // can: its temp file name (name plus a suffix) exceeds the 255-byte limit.
+    const longName = `z${"x".repeat(247)}.c`;
+    await dir.write({ "a.c": "int f(void) { return old(1); }\n", [longName]: "int g(void) { return old(2); }\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const staged = await call(client, "ast_edit", { pattern: "old($A)", rewrite: "new_call($A)", language: "c" });
+    expect(staged.data.files).toEqual([
+      { path: "a.c", replacements: 1 },
+      { path: longName, replacements: 1 },
+    ]);
+    const r = await call(client, "resolve", { edit_id: staged.data.edit_id, action: "accept" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("nothing changed");
+    expect(await readFile(join(dir.path, "a.c"), "utf8")).toBe("int f(void) { return old(1); }\n");
+    expect(await readFile(join(dir.path, longName), "utf8")).toBe("int g(void) { return old(2); }\n");
+    expect((await readdir(dir.path)).sort()).toEqual(["a.c", longName].sort()); // no temp file left behind
+  });
+
+  test("a rename that fails after another file was replaced restores that file", async () => {
+    await using dir = await tempDir();
+    // Root ignores permission bits, but not the immutable attribute: renaming over b.c fails after
+    // a.c (which sorts first) was already replaced.
+    await dir.write({ "a.c": "int f(void) { return old(1); }\n", "b.c": "int g(void) { return old(2); }\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const staged = await call(client, "ast_edit", { pattern: "old($A)", rewrite: "new_call($A)", language: "c" });
+    execFileSync("chattr", ["+i", join(dir.path, "b.c")]);
+    try {
+      const r = await call(client, "resolve", { edit_id: staged.data.edit_id, action: "accept" });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain("were restored");
+      expect(await readFile(join(dir.path, "a.c"), "utf8")).toBe("int f(void) { return old(1); }\n");
+      expect(await readFile(join(dir.path, "b.c"), "utf8")).toBe("int g(void) { return old(2); }\n");
+      expect((await readdir(dir.path)).sort()).toEqual(["a.c", "b.c"]);
+    } finally {
+      execFileSync("chattr", ["-i", join(dir.path, "b.c")]);
+    }
+  });
+
+  test("discard drops the edit; unknown and discarded ids are clear errors", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.js": "foo(1);\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const staged = await call(client, "ast_edit", { pattern: "foo($A)", rewrite: "bar($A)", path: "a.js" });
+    const discarded = await call(client, "resolve", { edit_id: staged.data.edit_id, action: "discard" });
+    expect(discarded.text).toContain("Discarded edit_1");
+    const after = await call(client, "resolve", { edit_id: "edit_1", action: "accept" });
+    expect(after.isError).toBe(true);
+    expect(after.text).toContain("already discarded");
+    const unknown = await call(client, "resolve", { edit_id: "edit_9", action: "accept" });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain('no staged edit "edit_9"');
+    expect(await readFile(join(dir.path, "a.js"), "utf8")).toBe("foo(1);\n");
+  });
+});

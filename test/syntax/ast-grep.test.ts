@@ -1,0 +1,138 @@
+// ast_grep through a real run and the official MCP client: matching, scope, errors, caps.
+import { describe, expect, test } from "bun:test";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { startTestRun } from "../helpers/sidecar.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { call } from "./call.ts";
+
+const PARSER = { resources: { parser: {} } };
+
+const DART = `class Page {
+  void close() {
+    if (controller != null) controller.dispose();
+    if (controller != null) other.dispose();
+    // if (x != null) x.dispose();
+    var s = "if (y != null) y.dispose()";
+  }
+}
+`;
+
+interface MatchOut {
+  path: string;
+  start: { line: number; column: number };
+  text: string;
+  bindings: Record<string, string>;
+}
+
+describe("ast_grep matches by syntax", () => {
+  test("the spec's Dart guard matches what it tested, not the counter-example, strings or comments", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "lib/page.dart": DART });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const r = await call(client, "ast_grep", { pattern: "if ($X != null) $X.dispose()", language: "dart" });
+    expect(r.isError).toBe(false);
+    const matches = r.data.matches as MatchOut[];
+    expect(matches.map((m) => [m.path, m.start.line, m.bindings.X])).toEqual([["lib/page.dart", 3, "controller"]]);
+    expect(r.text).toContain("lib/page.dart:3:5");
+    expect(r.text).toContain("$X = controller");
+  });
+
+  test("a read-only surface sees ast_grep but not ast_edit or resolve; no parser, no tools", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, PARSER);
+    const plan = await (await t.client("plan")).listTools();
+    expect(plan.tools.map((tool) => tool.name)).toEqual(["ast_grep"]);
+    const full = await (await t.client()).listTools();
+    expect(full.tools.map((tool) => tool.name).sort()).toEqual(["ast_edit", "ast_grep", "resolve"]);
+    await using bare = await startTestRun(dir.path, {});
+    expect((await (await bare.client()).listTools()).tools).toEqual([]);
+  });
+
+  test("$ before a lower-case letter is code, and a repeated metavariable must capture equal code", async () => {
+    await using dir = await tempDir();
+    await dir.write({
+      "a.js": "$el.hide();\nfoo.hide();\nx = a + a;\ny = a + b;\nif (user.id != null) user . /* c */ id.dispose();\nif (user.id != null) user.name.dispose();\n",
+    });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const literal = await call(client, "ast_grep", { pattern: "$el.hide()", path: "a.js" });
+    expect((literal.data.matches as MatchOut[]).map((m) => m.text)).toEqual(["$el.hide()"]);
+    const same = await call(client, "ast_grep", { pattern: "$A + $A", path: "a.js" });
+    expect((same.data.matches as MatchOut[]).map((m) => m.text)).toEqual(["a + a"]);
+    const guard = await call(client, "ast_grep", { pattern: "if ($X != null) $X.dispose()", path: "a.js" });
+    expect((guard.data.matches as MatchOut[]).map((m) => m.bindings.X)).toEqual(["user.id"]); // `user . id` equals `user.id`
+  });
+
+  test("an unparseable pattern is an error naming the contexts tried, never an empty search", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.py": "print(1)\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const r = await call(await t.client(), "ast_grep", { pattern: "print(1", path: "a.py" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("does not parse as python in any context");
+    expect(r.text).toContain("statement");
+    expect(r.text).toContain("expression");
+  });
+
+  test("language: inferred from a file, required for a directory, checked against the grammars", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "src/a.rs": "fn main() { foo(1); }\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    expect((await call(client, "ast_grep", { pattern: "foo($A)", path: "src/a.rs" })).data.total).toBe(1);
+    const noLanguage = await call(client, "ast_grep", { pattern: "foo($A)", path: "src" });
+    expect(noLanguage.isError).toBe(true);
+    expect(noLanguage.text).toContain("needs a language");
+    expect(noLanguage.text).toContain("rust");
+    const unknown = await call(client, "ast_grep", { pattern: "foo($A)", language: "cobol" });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain("dart");
+  });
+
+  test("a path outside the workdir is refused", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, PARSER);
+    const r = await call(await t.client(), "ast_grep", { pattern: "foo($A)", path: "../", language: "c" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("outside the workspace");
+  });
+
+  test("the walk honours .gitignore and skips node_modules and oversized files", async () => {
+    await using dir = await tempDir();
+    await dir.write({
+      ".gitignore": "build/\n*.gen.py\n!keep.gen.py\n",
+      "app.py": "call(1)\n",
+      "build/out.py": "call(2)\n",
+      "x.gen.py": "call(3)\n",
+      "keep.gen.py": "call(4)\n",
+      "node_modules/m/index.py": "call(5)\n",
+      "big.py": `call(6)\n${"#".repeat(5000)}\n`,
+    });
+    await using t = await startTestRun(dir.path, { resources: { parser: { maxFileBytes: 4096 } } });
+    const r = await call(await t.client(), "ast_grep", { pattern: "call($N)", language: "python" });
+    expect((r.data.matches as MatchOut[]).map((m) => m.path)).toEqual(["app.py", "keep.gen.py"]);
+    expect(r.data.notes).toEqual(["1 file(s) over the size limit were not searched"]);
+  });
+
+  test("past max_results the answer says N of M shown and still counts them all", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.go": `package main\nfunc main() {\n${"\tfmt.Println(1)\n".repeat(7)}}\n` });
+    await using t = await startTestRun(dir.path, PARSER);
+    const r = await call(await t.client(), "ast_grep", { pattern: "fmt.Println($A)", path: "a.go", max_results: 3 });
+    expect(r.data.total).toBe(7);
+    expect(r.data.shown).toBe(3);
+    expect(r.text).toContain("3 of 7 shown");
+  });
+
+  test("a file changed on disk is searched afresh, not answered from the parse cache", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.ts": "foo(1);\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    expect((await call(client, "ast_grep", { pattern: "foo($A)", language: "typescript" })).data.total).toBe(1);
+    await writeFile(join(dir.path, "a.ts"), "foo(1);\nfoo(22);\n");
+    expect((await call(client, "ast_grep", { pattern: "foo($A)", language: "typescript" })).data.total).toBe(2);
+  });
+});

@@ -1,0 +1,155 @@
+// Cases where ast-grep's plain top-level parse and the context ladder should agree: each pattern
+// run by the real ast-grep CLI and by sidecar on the same file must find the same ranges.
+
+export interface DifferentialCase {
+  language: string;
+  /** ast-grep's name for the language. */
+  astGrepLanguage: string;
+  file: string;
+  code: string;
+  patterns: string[];
+}
+
+export const DIFFERENTIAL_CASES: DifferentialCase[] = [
+  {
+    language: "javascript",
+    astGrepLanguage: "javascript",
+    file: "a.js",
+    code: `const a = foo(1, 2);\nfoo(bar);\n// foo(1, 2)\nconst s = "foo(1, 2)";\nif (x) { console.log(x, y); }\nconsole.log( x , /* c */ y );\nlet z = a + a;\nlet w = a + b;\n`,
+    patterns: ["foo($A, $B)", "foo($$$ARGS)", "console.log($$$)", "$X + $X", "if ($C) { $$$BODY }", "const $N = $V"],
+  },
+  {
+    language: "typescript",
+    astGrepLanguage: "typescript",
+    file: "a.ts",
+    code: `function f(a: number): string { return String(a); }\nconst x: Array<string> = [];\nx.push("a");\nx.push(y, z);\ninterface I { a: number }\n`,
+    patterns: ["function $F($$$P): $R { $$$B }", "$O.push($V)", "String($A)", "const $N: $T = $V"],
+  },
+  {
+    language: "python",
+    astGrepLanguage: "python",
+    file: "a.py",
+    code: `import os\nprint(os.path.join(a, b))\nprint("print(1)")\n# print(2)\nx = x + 1\ny = x + 1\ndef f(a, b):\n    return a\nraise ValueError(a) from err\nraise KeyError()\n`,
+    // `raise $E($$$A)` also matches `raise E(a) from err`: smart strictness skips trailing nodes.
+    patterns: ["print($A)", "os.path.join($$$P)", "$X = $X + 1", "def $F($$$P):\n    $$$B", "return $R", "raise $E($$$A)"],
+  },
+  {
+    language: "go",
+    astGrepLanguage: "go",
+    file: "a.go",
+    code: `package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("hi")\n\tfmt.Println(a, b)\n\tif err != nil {\n\t\treturn err\n\t}\n}\n`,
+    patterns: ["if err != nil { $$$B }", "return $E"],
+  },
+  {
+    language: "rust",
+    astGrepLanguage: "rust",
+    file: "a.rs",
+    code: `fn main() {\n    let v = vec![1, 2];\n    let x = foo.unwrap();\n    let y = bar(1).unwrap();\n    println!("{}", x);\n}\n`,
+    patterns: ["$E.unwrap()", "let $N = $V;", "fn $F() { $$$B }"],
+  },
+  {
+    language: "c",
+    astGrepLanguage: "c",
+    file: "a.c",
+    code: `#include <stdlib.h>\nint main(void) {\n  char *p = malloc(10);\n  free(p);\n  free(q);\n  return 0;\n}\n`,
+    patterns: ["return $R;", "char *$N = $V;"],
+  },
+  {
+    language: "cpp",
+    astGrepLanguage: "cpp",
+    file: "a.cpp",
+    code: `#include <vector>\nint main() {\n  std::vector<int> v;\n  v.push_back(1);\n  v.push_back(x + 1);\n  return v.size();\n}\n`,
+    patterns: ["$V.push_back($X)", "return $R;", "$A + 1"],
+  },
+  {
+    language: "java",
+    astGrepLanguage: "java",
+    file: "A.java",
+    code: `class A {\n  void f() {\n    System.out.println("x");\n    System.out.println(a + b);\n    if (a == null) { return; }\n  }\n}\n`,
+    patterns: ["System.out.println($A)", "$X + $Y", "if ($A == null) { $$$B }"],
+  },
+  {
+    language: "c_sharp",
+    astGrepLanguage: "csharp",
+    file: "A.cs",
+    code: `class A {\n  void F() {\n    Console.WriteLine("x");\n    Console.WriteLine(a, b);\n    var y = a ?? b;\n  }\n}\n`,
+    patterns: ["Console.WriteLine($$$A)", "$A ?? $B"],
+  },
+  {
+    language: "kotlin",
+    astGrepLanguage: "kotlin",
+    file: "a.kt",
+    code: `fun main() {\n    println("hi")\n    val x = listOf(1, 2)\n    x.forEach { println(it) }\n}\n`,
+    patterns: ["println($A)", "listOf($$$A)"],
+  },
+  {
+    language: "ruby",
+    astGrepLanguage: "ruby",
+    file: "a.rb",
+    code: `def f(a)\n  puts a\n  puts "b"\n  a.each { |x| puts x }\nend\n`,
+    patterns: ["puts $A", "def $F($$$P)\n  $$$B\nend"],
+  },
+  {
+    language: "dart",
+    astGrepLanguage: "dart",
+    file: "a.dart",
+    code: `import "a.dart";\nclass A {\n  void f() {\n    print(a);\n  }\n}\nvoid g() {}\nint h(int x) => x + 1;\n`,
+    // Not "int $F(int $X) => $E;": this Dart grammar makes a top-level function two sibling nodes
+    // (signature, body); ast-grep matches the pair at top level, the ladder only a local function.
+    patterns: ["class $C { $$$B }"],
+  },
+  {
+    language: "lua",
+    astGrepLanguage: "lua",
+    file: "a.lua",
+    code: `local x = 1\nprint(x)\nprint("a", x)\nfunction f(a)\n  return a\nend\n`,
+    patterns: ["print($$$A)", "return $R"],
+  },
+  {
+    language: "php",
+    astGrepLanguage: "php",
+    file: "a.php",
+    code: `<?php\necho strlen($s);\n$y = strlen("abc");\nfunction f($a) { return $a; }\n`,
+    patterns: ["strlen($A)", "return $R;"],
+  },
+];
+
+/**
+ * Patterns the ladder exists for: ast-grep's plain top-level parse reads them as something else (a
+ * Go type conversion, a C macro type, a Dart function signature) and finds nothing; sidecar must
+ * find the calls. The test asserts both halves, so a change on either side is noticed.
+ */
+export const LADDER_ONLY_CASES: Array<{ language: string; astGrepLanguage: string; file: string; code: string; pattern: string; expected: string[] }> = [
+  {
+    language: "go",
+    astGrepLanguage: "go",
+    file: "a.go",
+    code: `package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("hi")\n\tfmt.Println(a, b)\n}\n`,
+    pattern: "fmt.Println($$$A)",
+    expected: ['fmt.Println("hi")', "fmt.Println(a, b)"],
+  },
+  {
+    language: "c",
+    astGrepLanguage: "c",
+    file: "a.c",
+    code: `int main(void) {\n  char *p = malloc(10);\n  free(p);\n  return 0;\n}\n`,
+    pattern: "malloc($N)",
+    expected: ["malloc(10)"],
+  },
+  {
+    language: "dart",
+    astGrepLanguage: "dart",
+    file: "a.dart",
+    code: `class A {\n  void f() {\n    controller.dispose();\n    print(a);\n  }\n}\n`,
+    pattern: "print($A)",
+    expected: ["print(a)"],
+  },
+  {
+    language: "dart",
+    astGrepLanguage: "dart",
+    file: "a.dart",
+    code: `void f() {\n  if (c != null) c.dispose();\n  if (c != null) d.dispose();\n}\n`,
+    pattern: "if ($X != null) $X.dispose()",
+    expected: ["if (c != null) c.dispose()"],
+  },
+];
