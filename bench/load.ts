@@ -2,7 +2,9 @@
 // `sidecar serve` process, mixing tools/list, eval cells, ast_grep and lsp hover/definition, for
 // two rounds. Prints throughput, p50/p99 per kind, errors, crashes, and the sidecar's RSS before,
 // after round 1 and after round 2 (the leak check).
-// Usage: bun bench/load.ts [SECONDS=60] [SESSIONS=50]
+// Usage: bun bench/load.ts [SECONDS=60] [SESSIONS=50] [THINK_MS=0]
+// THINK_MS=0 is a closed loop (each session calls again at once: saturation, so latency is about
+// SESSIONS / throughput); a think time models agents that call, read, then call again.
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +15,7 @@ import { ms, percentile } from "./stats.ts";
 
 const SECONDS = Number(process.argv[2] ?? 60);
 const SESSIONS = Number(process.argv[3] ?? 50);
+const THINK_MS = Number(process.argv[4] ?? 0);
 const ROUNDS = 2;
 /** A call that takes longer than this is counted as an error (the SDK's own default is 60 s). */
 const CALL_TIMEOUT_MS = 120_000;
@@ -116,7 +119,7 @@ await admin.callTool({ name: "eval", arguments: { code: "_seen.clear()", descrip
 await admin.callTool({ name: "eval", arguments: { code: "seen.length = 0", description: "load bench clears the cell ledger", language: "javascript" } });
 await Bun.sleep(SETTLE_MS);
 const before = rss();
-console.log(`sidecar pid ${pid}; ${SESSIONS} sessions (${Math.ceil(SESSIONS / 2)} default, ${Math.floor(SESSIONS / 2)} plan) for ${SECONDS} s × ${ROUNDS} rounds`);
+console.log(`sidecar pid ${pid}; ${SESSIONS} sessions (${Math.ceil(SESSIONS / 2)} default, ${Math.floor(SESSIONS / 2)} plan) for ${SECONDS} s × ${ROUNDS} rounds, think time ${THINK_MS} ms`);
 console.log(`kinds: ${kinds.map((k) => `${k.name}×${k.weight}`).join(", ")}`);
 console.log(`RSS before: ${before.rssMb.toFixed(1)} MB`);
 
@@ -144,6 +147,7 @@ async function session(index: number, deadline: number, tally: Tally): Promise<v
         tally.errors.get(kind.name)!.push((error as Error).message.slice(0, 300));
       }
       tally.calls++;
+      if (THINK_MS) await Bun.sleep(THINK_MS * (0.5 + Math.random()));
     }
   } finally {
     await client.close();
