@@ -25,7 +25,11 @@ const LooseCallToolRequestSchema = CallToolRequestSchema.extend({
   params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }),
 });
 
-/** Sessions beyond this many are refused until one ends; each holds a little memory for its stream. */
+/**
+ * Open sessions are bounded: each holds a little memory for its stream. Clients often just drop a
+ * session (the SDK's close() sends no DELETE), so a full table makes room by ending the least
+ * recently used session with no call in flight; its client gets 404 and initializes again.
+ */
 export const MAX_SESSIONS = 512;
 
 export interface ServerIdentity {
@@ -37,6 +41,10 @@ interface McpSession {
   surface: Surface;
   server: Server;
   transport: WebStandardStreamableHTTPServerTransport;
+  /** When a request last arrived for it (ms since epoch). */
+  lastUsed: number;
+  /** Tool calls running in it; a session with one is never evicted. */
+  callsInFlight: number;
 }
 
 export class McpSessions {
@@ -59,16 +67,28 @@ export class McpSessions {
   }
 
   get(id: string): McpSession | undefined {
-    return this.sessions.get(id);
+    const session = this.sessions.get(id);
+    if (session) session.lastUsed = Date.now();
+    return session;
   }
 
-  isFull(): boolean {
-    return this.sessions.size >= MAX_SESSIONS;
+  /** Room for one more session, evicting the least recently used idle one when full; false if every one is busy. */
+  makeRoom(): boolean {
+    if (this.sessions.size < MAX_SESSIONS) return true;
+    let oldest: [string, McpSession] | undefined;
+    for (const entry of this.sessions) {
+      if (entry[1].callsInFlight === 0 && (!oldest || entry[1].lastUsed < oldest[1].lastUsed)) oldest = entry;
+    }
+    if (!oldest) return false;
+    this.sessions.delete(oldest[0]);
+    void oldest[1].server.close();
+    return true;
   }
 
   /** A new session for an initialize request; it is kept once the transport assigns its id. */
   async open(surface: Surface): Promise<McpSession> {
-    const server = this.createServer(surface);
+    const activity = { callsInFlight: 0 };
+    const server = this.createServer(surface, activity);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -79,7 +99,7 @@ export class McpSessions {
         void server.close();
       },
     });
-    const session: McpSession = { surface, server, transport };
+    const session: McpSession = Object.assign(activity, { surface, server, transport, lastUsed: Date.now() });
     await server.connect(transport);
     return session;
   }
@@ -91,7 +111,7 @@ export class McpSessions {
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
 
-  private createServer(surface: Surface): Server {
+  private createServer(surface: Surface, activity: { callsInFlight: number }): Server {
     const server = new Server(this.identity, {
       capabilities: { tools: { listChanged: true } },
       instructions:
@@ -121,7 +141,12 @@ export class McpSessions {
             .catch(() => {});
         },
       };
-      return invokeTool(tool, request.params.arguments, ctx);
+      activity.callsInFlight++;
+      try {
+        return await invokeTool(tool, request.params.arguments, ctx);
+      } finally {
+        activity.callsInFlight--;
+      }
     });
     return server;
   }

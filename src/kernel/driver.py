@@ -69,7 +69,10 @@ class Outbox:
         with self.lock:
             chunks, self.chunks, self.size = self.chunks, [], 0
         for name, parts in chunks:
-            send({"type": "stream", "name": name, "text": "".join(parts)})
+            text = "".join(parts)
+            # One huge write still travels in bounded lines, so the sidecar never holds it whole.
+            for start in range(0, len(text), OUTBOX_MAX_CHARS):
+                send({"type": "stream", "name": name, "text": text[start : start + OUTBOX_MAX_CHARS]})
 
 
 OUTBOX = Outbox()

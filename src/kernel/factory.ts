@@ -2,6 +2,7 @@
 import type { KernelSettings } from "../config/resources/kernels.ts";
 import { DEFAULT_INACTIVITY_SECONDS } from "../config/resources/kernels.ts";
 import type { ToolCaller } from "./bridge-client.ts";
+import { CellQueue, CellQueueRefusal } from "./cell-queue.ts";
 import { KernelProcess, KernelStartError, type CellOutcome } from "./kernel-process.ts";
 import { launchPlan, type KernelLanguage } from "./launch.ts";
 
@@ -10,6 +11,8 @@ export interface CellRequest {
   code: string;
   reset: boolean;
   signal: AbortSignal;
+  /** Told once when the cell has to wait for earlier cells of the same kernel. */
+  onWait?: (message: string) => void;
 }
 
 export interface CellReport {
@@ -22,12 +25,13 @@ export interface CellReport {
   notes: string[];
 }
 
-/** A failure the model should read: a busy kernel, a kernel that could not start. */
+/** A failure the model should read: a full queue, a kernel that could not start. */
 export class KernelUnavailable extends Error {}
 
 interface Slot {
   kernel?: Promise<KernelProcess>;
-  busySince?: number;
+  /** One cell at a time; the rest wait here in arrival order. */
+  queue: CellQueue;
   /** Why the previous kernel is gone, told once on the next call. */
   lost?: string;
 }
@@ -52,14 +56,18 @@ export class KernelFactory {
     if (this.closed) throw new KernelUnavailable("The run is shutting down; no new cells are started.");
     const { language } = request;
     const slot = this.slot(language);
-    if (slot.busySince !== undefined) {
-      const seconds = Math.round((Date.now() - slot.busySince) / 1000);
-      throw new KernelUnavailable(
-        `The ${language} kernel is busy with another cell for ${seconds} s; it runs one cell at a time. Wait for that call to return, then call eval again.`,
-      );
-    }
-    slot.busySince = Date.now();
+    let release: () => void;
     try {
+      release = await slot.queue.turn(request.signal, (ahead) => {
+        const seconds = Math.round((Date.now() - (slot.queue.runningSince ?? Date.now())) / 1000);
+        request.onWait?.(`Waiting for the ${language} kernel: another cell has been running for ${seconds} s and ${ahead - 1} more wait before this one; cells run one at a time, in order.`);
+      });
+    } catch (error) {
+      if (error instanceof CellQueueRefusal) throw new KernelUnavailable(error.message);
+      throw error;
+    }
+    try {
+      if (this.closed) throw new KernelUnavailable("The run is shutting down; no new cells are started.");
       const notes: string[] = [];
       if (request.reset && slot.kernel) {
         await this.discard(slot);
@@ -77,7 +85,7 @@ export class KernelFactory {
       });
       return { outcome, language, interpreter: kernel.interpreter, where: kernel.plan.where, notes };
     } finally {
-      slot.busySince = undefined;
+      release();
     }
   }
 
@@ -89,7 +97,7 @@ export class KernelFactory {
 
   private slot(language: KernelLanguage): Slot {
     let slot = this.slots.get(language);
-    if (!slot) this.slots.set(language, (slot = {}));
+    if (!slot) this.slots.set(language, (slot = { queue: new CellQueue() }));
     return slot;
   }
 
@@ -103,7 +111,7 @@ export class KernelFactory {
     kernel.onExit((exit) => {
       if (slot.kernel === ready) slot.kernel = undefined;
       // A death during a cell is told by that cell's answer; one between calls is told by the next.
-      if (!this.stopping.has(kernel) && slot.busySince === undefined && kernel.interpreter) {
+      if (!this.stopping.has(kernel) && slot.queue.runningSince === undefined && kernel.interpreter) {
         slot.lost = `The previous ${language} kernel ${exit} between calls, so its state (variables, imports, loaded data) was lost; this cell ran in a fresh kernel.`;
       }
     });

@@ -91,8 +91,11 @@ let cellRunning = false;
 let interruptCell: ((error: Interrupted) => void) | undefined;
 let callIds = 0;
 
+/** One huge write still travels in bounded lines, so the sidecar never holds it whole. */
+const STREAM_PIECE_CHARS = 64 * 1024;
+
 function stream(name: "stdout" | "stderr", text: string): void {
-  if (text) send({ type: "stream", name, text });
+  for (let start = 0; start < text.length; start += STREAM_PIECE_CHARS) send({ type: "stream", name, text: text.slice(start, start + STREAM_PIECE_CHARS) });
 }
 
 function formatArgs(args: unknown[]): string {

@@ -7,6 +7,7 @@ import type { LaunchPlan } from "./launch.ts";
 import {
   encodeMessage,
   LineSplitter,
+  MAX_PROTOCOL_LINE_CHARS,
   parseKernelMessage,
   type KernelMessage,
   type SidecarMessage,
@@ -88,7 +89,9 @@ export class KernelProcess {
       env: { ...process.env, MPLBACKEND: "Agg", PYTHONIOENCODING: "utf-8", SIDECAR_KERNEL: plan.language },
     });
     this.child.stdin!.on("error", () => {}); // a dead kernel is reported by its exit, not by EPIPE
-    const lines = new LineSplitter();
+    const lines = new LineSplitter((chars) =>
+      this.raw(`[sidecar: a kernel message of ${chars} characters was dropped; messages are limited to ${MAX_PROTOCOL_LINE_CHARS} characters.]\n`),
+    );
     let resolveReady!: () => void;
     let rejectReady!: (error: Error) => void;
     this.ready = new Promise((resolve, reject) => {

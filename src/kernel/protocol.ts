@@ -23,16 +23,55 @@ export function encodeMessage(message: SidecarMessage | KernelMessage): string {
   return `${JSON.stringify(message)}\n`;
 }
 
-/** Splits a byte stream into lines; a partial line waits for the rest. */
+/**
+ * A kernel's protocol line is at most this long. The drivers send output in small pieces, so only a
+ * huge display (an image) comes near it; past it the line is dropped rather than held in memory.
+ */
+export const MAX_PROTOCOL_LINE_CHARS = 64 * 1024 * 1024;
+
+/**
+ * Splits a byte stream into lines; a partial line waits for the rest. Linear in the input: only
+ * the new chunk is searched, and the pieces of a long line are joined once, when it ends.
+ */
 export class LineSplitter {
-  private pending = "";
+  private pieces: string[] = [];
+  private pendingChars = 0;
+  /** Characters of the current line dropped because it passed MAX_PROTOCOL_LINE_CHARS. */
+  private dropping = 0;
   private readonly decoder = new TextDecoder();
 
+  /** `onOversized` is told the size of each line dropped for passing the bound. */
+  constructor(private readonly onOversized: (chars: number) => void = () => {}) {}
+
   push(chunk: Uint8Array): string[] {
-    this.pending += this.decoder.decode(chunk, { stream: true });
-    const lines = this.pending.split("\n");
-    this.pending = lines.pop() ?? "";
+    const text = this.decoder.decode(chunk, { stream: true });
+    const lastNewline = text.lastIndexOf("\n");
+    if (lastNewline < 0) {
+      this.hold(text);
+      return [];
+    }
+    const firstNewline = text.indexOf("\n");
+    const lines: string[] = [];
+    this.hold(text.slice(0, firstNewline));
+    if (this.dropping) this.onOversized(this.dropping);
+    else lines.push(this.pieces.join(""));
+    this.pieces = [];
+    this.pendingChars = this.dropping = 0;
+    if (lastNewline > firstNewline) lines.push(...text.slice(firstNewline + 1, lastNewline).split("\n"));
+    this.hold(text.slice(lastNewline + 1));
     return lines.filter((line) => line.trim() !== "");
+  }
+
+  private hold(text: string): void {
+    if (!text) return;
+    if (this.dropping || this.pendingChars + text.length > MAX_PROTOCOL_LINE_CHARS) {
+      this.dropping += this.pendingChars + text.length;
+      this.pieces = [];
+      this.pendingChars = 0;
+      return;
+    }
+    this.pieces.push(text);
+    this.pendingChars += text.length;
   }
 }
 

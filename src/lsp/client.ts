@@ -90,6 +90,8 @@ export class LanguageServerClient {
   lastActivity = Date.now();
   private sequence = 0;
   private stderr = "";
+  /** Set when the server sent something unreadable; the stream is then out of step for good. */
+  private protocolError: string | undefined;
   private stopping = false;
   private readonly gone: Promise<never>;
 
@@ -153,6 +155,7 @@ export class LanguageServerClient {
   /** "exit code 1: error: Unknown binary 'rust-analyzer'…" — the first stderr line says why. */
   exitDescription(): string {
     const { exitCode, signalCode } = this.child;
+    if (this.protocolError !== undefined) return `stopped after it sent a malformed message (${this.protocolError})`;
     const how = signalCode ? `killed by ${signalCode}` : `exit code ${exitCode}`;
     const firstLine = this.stderr.split("\n").map((l) => l.trim()).find(Boolean);
     return firstLine ? `${how}: ${firstLine}` : how;
@@ -297,7 +300,13 @@ export class LanguageServerClient {
     c.onNotification("window/logMessage", () => {});
     c.onNotification("window/showMessage", () => {});
     c.onNotification("telemetry/event", () => {});
-    c.onError(() => {});
+    c.onError(([error]) => {
+      // After a frame that cannot be read nothing that follows can be trusted: stop the server, so
+      // the pending requests fail now (ServerGone) and the next call starts a fresh one.
+      if (this.protocolError !== undefined) return;
+      this.protocolError = error.message;
+      void this.kill();
+    });
     c.listen();
   }
 }

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { watchForOrphaning } from "../platform/orphan-watch.ts";
 import { treeKiller, type TreeSignal } from "../platform/process-tree.ts";
+import { killTagged, tagEnvironment } from "../platform/tree-tag.ts";
 
 /** How long a group gets between SIGTERM and SIGKILL. */
 export const TERMINATE_GRACE_MS = 2_000;
@@ -9,14 +10,18 @@ export const TERMINATE_GRACE_MS = 2_000;
 const REAP_TIMEOUT_MS = 1_000;
 
 const killer = treeKiller();
+/** Each spawned tree's tag, so a stop also reaches descendants that left the group. */
+const treeTags = new WeakMap<ChildProcess, string>();
 
 /**
  * Spawns `command` as the leader of a new process group, so the whole tree can be signalled, and
  * watched so that the group dies with the sidecar even if the sidecar is SIGKILLed.
  */
 export function spawnGroup(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
-  const child = spawn(command, args, { windowsHide: true, ...options, detached: killer.detachChildren });
-  watchForOrphaning(child);
+  const { tag, env } = tagEnvironment(options.env);
+  const child = spawn(command, args, { windowsHide: true, ...options, env, detached: killer.detachChildren });
+  treeTags.set(child, tag);
+  watchForOrphaning(child, tag);
   return child;
 }
 
@@ -50,6 +55,8 @@ export async function stopGroup(child: ChildProcess, graceMs = TERMINATE_GRACE_M
   signalGroup(child, "SIGTERM");
   await Promise.race([exited(child), delay(graceMs)]);
   signalGroup(child, "SIGKILL");
+  const tag = treeTags.get(child);
+  if (tag) killTagged(tag); // daemons that left the group with setsid
   await Promise.race([exited(child), delay(REAP_TIMEOUT_MS)]);
 }
 

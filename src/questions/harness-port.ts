@@ -1,6 +1,6 @@
 // The question-port client for a harness's own UI: POST the card, long-poll its outcome, DELETE to withdraw.
 import * as v from "valibot";
-import { withdrawReason, type PortOutcome, type QuestionCard, type QuestionPort } from "./card.ts";
+import { withdrawReason, type PortOutcome, type WithdrawReason, type QuestionCard, type QuestionPort } from "./card.ts";
 
 /** Bound on the POST and DELETE requests; a port slower than this is treated as down. */
 export const PORT_REQUEST_TIMEOUT_MS = 10_000;
@@ -50,15 +50,19 @@ export class HarnessPort implements QuestionPort {
       }
       return finalOutcome(reply, this.name);
     } catch (error) {
-      if (!signal.aborted) return { outcome: "failed", reason: (error as Error).message };
-      await this.withdraw(card, signal);
+      if (!signal.aborted) {
+        // The port may hold the card although it never answered (a hang); take it down without waiting.
+        void this.withdraw(card, "cancelled");
+        return { outcome: "failed", reason: (error as Error).message };
+      }
+      await this.withdraw(card, withdrawReason(signal));
       return { outcome: "withdrawn" };
     }
   }
 
   /** Tells the port to take the card down; best effort, because the call is ending either way. */
-  private async withdraw(card: QuestionCard, signal: AbortSignal): Promise<void> {
-    await this.request("DELETE", `/questions/${card.id}`, PORT_REQUEST_TIMEOUT_MS, undefined, { reason: withdrawReason(signal) }).catch(
+  private async withdraw(card: QuestionCard, reason: WithdrawReason): Promise<void> {
+    await this.request("DELETE", `/questions/${card.id}`, PORT_REQUEST_TIMEOUT_MS, undefined, { reason }).catch(
       () => {},
     );
   }

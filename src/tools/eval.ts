@@ -47,7 +47,13 @@ export function evalTool(kernels: KernelFactory) {
     async run(args, ctx) {
       let report;
       try {
-        report = await kernels.execute({ language: args.language, code: args.code, reset: args.reset, signal: ctx.signal });
+        report = await kernels.execute({
+          language: args.language,
+          code: args.code,
+          reset: args.reset,
+          signal: ctx.signal,
+          onWait: (message) => ctx.progress({ progress: 0, message }),
+        });
       } catch (error) {
         if (error instanceof KernelUnavailable) throw new ToolFailure(error.message);
         throw error;

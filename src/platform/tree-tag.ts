@@ -1,0 +1,54 @@
+// A child that calls setsid (a daemon) leaves its process group, so a group kill misses it. Every
+// spawned tree carries a tag in its environment, which descendants inherit through setsid and
+// double forks; stopping the tree also kills whatever still carries the tag (Linux: /proc).
+import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Per sidecar, so a sidecar started by another one keeps both tags on its children. */
+export const TREE_TAG_VARIABLE = `SIDECAR_TREE_${process.pid}`;
+
+/** A fresh tag for one child tree, and the environment that carries it. */
+export function tagEnvironment(env: NodeJS.ProcessEnv | undefined): { tag: string; env: NodeJS.ProcessEnv } {
+  const tag = randomUUID();
+  return { tag, env: { ...(env ?? process.env), [TREE_TAG_VARIABLE]: tag } };
+}
+
+/** PIDs of live processes whose environment carries this tag; empty where /proc is missing. */
+export function taggedProcesses(tag: string): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const needle = `${TREE_TAG_VARIABLE}=${tag}`;
+  const found: number[] = [];
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57 || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(needle)) found.push(Number(entry));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** SIGKILLs every process still carrying the tag (escaped daemons); returns how many were found. */
+export function killTagged(tag: string): number {
+  const pids = taggedProcesses(tag);
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  return pids.length;
+}
+
+/** The same sweep as a shell fragment, for the orphan watcher that outlives a SIGKILLed sidecar. */
+export function killTaggedShell(tag: string): string {
+  // One grep over every environ file (-z: NUL-separated entries, -x: the whole entry, -l: file names).
+  return `for e in $(grep -lsxz '${TREE_TAG_VARIABLE}=${tag}' /proc/[0-9]*/environ); do p=\${e#/proc/}; kill -KILL "\${p%/environ}" 2>/dev/null; done`;
+}

@@ -1,0 +1,30 @@
+// A debuggee that dies while stopped at a breakpoint (OOM killer, a user's kill): the next debug
+// call says so instead of hanging, a new launch works and replaces the old adapter.
+import { describe, expect, test } from "bun:test";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, gone, requireTool } from "../dap/harness.ts";
+
+const LOOP = "import time\nfor i in range(100000):\n    x = i\n    time.sleep(0.05)\n";
+
+describe("a debuggee that exits while stopped", () => {
+  test("the next call reports the exit code, and a new launch works and stops the old adapter", async () => {
+    requireTool("/usr/bin/python3", "apt install python3-debugpy");
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
+    await using h = await debugHarness(dir.path);
+    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
+    const launched = await h.ok({ operation: "launch", program: "loop.py" });
+    expect(launched.data.state).toBe("stopped");
+    const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
+    process.kill(debuggee_pid, "SIGKILL");
+    expect(await gone(debuggee_pid)).toBe(true);
+    const after = await h.call({ operation: "continue" });
+    expect(after.text).toContain("The program has exited with code 247; launch it again to debug further.");
+    const status = await h.ok({ operation: "status" });
+    expect(status.data).toMatchObject({ state: "exited", exit_code: 247 });
+    // The exited session keeps its adapter (output stays readable) until a new launch replaces it.
+    const relaunched = await h.ok({ operation: "launch", program: "loop.py" });
+    expect(relaunched.data).toMatchObject({ state: "stopped", frame: { line: 3 } });
+    expect(await gone(adapter_pid)).toBe(true);
+  }, ADAPTER_TEST_TIMEOUT_MS);
+});

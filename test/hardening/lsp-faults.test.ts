@@ -1,0 +1,48 @@
+// Language servers that misbehave in ways the lsp suite's real servers cannot be made to: a stderr
+// flood and malformed frames. A small scripted server stands in (test/hardening/fixtures/misbehaving-lsp.py).
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { startTestRun } from "../helpers/sidecar.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { call } from "../syntax/call.ts";
+
+const SERVER = join(import.meta.dir, "fixtures", "misbehaving-lsp.py");
+/** The server's stderr is kept only to explain an early exit; a flood must not grow the sidecar. */
+const FLOOD_MEMORY_BOUND_BYTES = 128 * 1024 ** 2;
+const TEST_TIMEOUT_MS = 120_000;
+
+async function runWith(dir: string, mode: string) {
+  const servers = { python: { command: "python3", args: [SERVER, mode] } };
+  return startTestRun(dir, { resources: { languageServers: { servers, initializeTimeoutSeconds: 30 } } });
+}
+
+describe("a language server that misbehaves", () => {
+  test("flooding stderr: hovers still answer and the sidecar's memory stays bounded", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "m.py": "value = 1\n" });
+    await using t = await runWith(dir.path, "flood-stderr");
+    const client = await t.client();
+    const before = process.memoryUsage().rss;
+    for (let i = 1; i <= 5; i++) {
+      const r = await call(client, "lsp", { action: "hover", file: "m.py", line: 1, symbol: "value" });
+      expect(r.text).toContain(`fake hover ${i}`);
+      await Bun.sleep(500); // let the flood run between calls: megabytes each time
+    }
+    expect(process.memoryUsage().rss - before).toBeLessThan(FLOOD_MEMORY_BOUND_BYTES);
+  }, TEST_TIMEOUT_MS);
+
+  test("sending malformed frames: that call fails with a sentence, the next call works", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "m.py": "value = 1\n" });
+    await using t = await runWith(dir.path, "malformed");
+    const client = await t.client();
+    const broken = await call(client, "lsp", { action: "hover", file: "m.py", line: 1, symbol: "value" });
+    expect(broken.isError).toBe(true);
+    expect(broken.text).toContain("malformed message");
+    const next = await call(client, "lsp", { action: "hover", file: "m.py", line: 1, symbol: "value" });
+    expect(next.isError).toBe(false);
+    expect(next.text).toContain("fake hover");
+    // The stopped server's process is gone: only the restarted one runs.
+    expect(t.run.services.languageServers!.supervisor.running()).toHaveLength(1);
+  }, TEST_TIMEOUT_MS);
+});

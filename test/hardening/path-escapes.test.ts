@@ -1,0 +1,91 @@
+// Every tool that takes a path refuses one that leaves the workdir (.., absolute, a symlink out), and
+// reads or writes nothing outside; a staged edit whose folder is swapped for a symlink out writes nothing there.
+import { describe, expect, test } from "bun:test";
+import { readFileSync, renameSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { startTestRun } from "../helpers/sidecar.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { call } from "../syntax/call.ts";
+
+const SECRET = "outside_secret_value";
+const OUTSIDE_SOURCE = `${SECRET} = 1\nprint(${SECRET})\n`;
+const RESOURCES = { parser: {}, languageServers: {}, debugAdapters: {} };
+
+/** How each path-taking tool is called with a given path. */
+const CALLS: { tool: string; args: (path: string) => Record<string, unknown> }[] = [
+  { tool: "ast_grep", args: (path) => ({ pattern: "$X = 1", path, language: "python" }) },
+  { tool: "ast_edit", args: (path) => ({ pattern: "$X = 1", rewrite: "$X = 2", path, language: "python" }) },
+  { tool: "lsp", args: (file) => ({ action: "hover", file, line: 1, symbol: SECRET }) },
+  { tool: "lsp", args: (file) => ({ action: "diagnostics", file }) },
+  { tool: "lsp", args: (file) => ({ action: "symbols", file }) },
+  { tool: "lsp_rename", args: (file) => ({ file, line: 1, symbol: SECRET, new_name: "renamed" }) },
+  { tool: "debug", args: (file) => ({ operation: "breakpoints", file, lines: [1] }) },
+  { tool: "debug", args: (program) => ({ operation: "launch", program }) },
+];
+
+/** Ways out of the workdir; each names the path given to the tool. */
+const ESCAPES = ["climbing out with ..", "an absolute path elsewhere", "a symlinked file pointing out", "a symlinked folder pointing out"] as const;
+
+describe("path escapes", () => {
+  test("every path-taking tool refuses every way out, and the outside file is neither shown nor changed", async () => {
+    await using outside = await tempDir("sidecar-outside-");
+    await using dir = await tempDir();
+    await outside.write({ "secret.py": OUTSIDE_SOURCE, "pyproject.toml": "" });
+    await dir.write({ "pyproject.toml": "", "inside.py": "x = 1\n" });
+    symlinkSync(join(outside.path, "secret.py"), join(dir.path, "link.py"));
+    symlinkSync(outside.path, join(dir.path, "linked"));
+    const pathFor: Record<(typeof ESCAPES)[number], string> = {
+      "climbing out with ..": `../${outside.path.split("/").pop()}/secret.py`,
+      "an absolute path elsewhere": join(outside.path, "secret.py"),
+      "a symlinked file pointing out": "link.py",
+      "a symlinked folder pointing out": "linked/secret.py",
+    };
+    await using t = await startTestRun(dir.path, { conversation: "escapes", resources: RESOURCES });
+    const client = await t.client();
+    await client.listTools();
+    const failures: string[] = [];
+    for (const { tool, args } of CALLS) {
+      for (const escape of ESCAPES) {
+        const r = await call(client, tool, args(pathFor[escape]));
+        const label = `${tool} ${JSON.stringify(args("P"))} via ${escape}`;
+        if (!r.isError) failures.push(`${label}: not refused: ${r.text.slice(0, 200)}`);
+        else if (!r.text.includes("outside the workspace")) failures.push(`${label}: refused without saying why: ${r.text.slice(0, 200)}`);
+        if (r.text.includes(SECRET) && !r.text.includes(`symbol`) && !r.text.includes(`"${SECRET}"`)) failures.push(`${label}: shows the outside file`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(readFileSync(join(outside.path, "secret.py"), "utf8")).toBe(OUTSIDE_SOURCE);
+  }, 120_000);
+
+  test("a staged edit whose folder is swapped for a symlink out before accept writes nothing outside", async () => {
+    await using outside = await tempDir("sidecar-outside-");
+    await using dir = await tempDir();
+    await dir.write({ "pkg/mod.py": OUTSIDE_SOURCE });
+    await outside.write({ "mod.py": OUTSIDE_SOURCE });
+    await using t = await startTestRun(dir.path, { resources: { parser: {} } });
+    const client = await t.client();
+    const staged = await call(client, "ast_edit", { pattern: "$X = 1", rewrite: "$X = 2", path: "pkg", language: "python" });
+    expect(staged.isError).toBe(false);
+    // Between check and use: the folder becomes a symlink to an outside folder with the same content.
+    renameSync(join(dir.path, "pkg"), join(dir.path, "pkg-moved"));
+    symlinkSync(outside.path, join(dir.path, "pkg"));
+    const accepted = await call(client, "resolve", { edit_id: staged.data.edit_id, action: "accept" });
+    expect(readFileSync(join(outside.path, "mod.py"), "utf8")).toBe(OUTSIDE_SOURCE);
+    expect(accepted.isError).toBe(true);
+    expect(accepted.text).toContain("replaced by a symlink");
+  }, 60_000);
+
+  test("a staged file swapped for a symlink out before accept: the write replaces the link, never the outside file", async () => {
+    await using outside = await tempDir("sidecar-outside-");
+    await using dir = await tempDir();
+    await dir.write({ "mod.py": OUTSIDE_SOURCE });
+    await outside.write({ "mod.py": OUTSIDE_SOURCE });
+    await using t = await startTestRun(dir.path, { resources: { parser: {} } });
+    const client = await t.client();
+    const staged = await call(client, "ast_edit", { pattern: "$X = 1", rewrite: "$X = 2", path: "mod.py", language: "python" });
+    renameSync(join(dir.path, "mod.py"), join(dir.path, "mod-moved.py"));
+    symlinkSync(join(outside.path, "mod.py"), join(dir.path, "mod.py"));
+    await call(client, "resolve", { edit_id: staged.data.edit_id, action: "accept" });
+    expect(readFileSync(join(outside.path, "mod.py"), "utf8")).toBe(OUTSIDE_SOURCE);
+  }, 60_000);
+});

@@ -1,0 +1,71 @@
+// A real `sidecar serve` process with kernels (one holding a child and a setsid daemon) and a worker
+// that ignores SIGTERM: after SIGTERM no child survives; after SIGKILL the children notice and go.
+import { describe, expect, test } from "bun:test";
+import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { processesWithMarker, waitForNoLeftovers } from "../../build/leftovers.ts";
+import { spawnSidecar } from "../../build/spawn-sidecar.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { SYSTEM_PYTHON, requireSystemPython } from "../kernel/helpers.ts";
+
+const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
+const MARK = "SIDECAR_SIGNAL_TEST_MARK";
+/** SIGTERM: the stubborn worker gets the 2 s grace, then SIGKILL; generous for a loaded machine. */
+const SIGTERM_LEFTOVER_WAIT_MS = 15_000;
+/** SIGKILL: the watchers poll every 0.5 s; the issue asks for 2 s, this allows for a loaded machine. */
+const SIGKILL_LEFTOVER_WAIT_MS = 4_000;
+const TEST_TIMEOUT_MS = 120_000;
+/** A worker whose shell and child both ignore SIGTERM (ignored signals survive exec). */
+const STUBBORN_WORKER = ["sh", "-c", "trap '' TERM; sleep 600 & echo started; wait"];
+
+async function busySidecar(workdir: string, marker: string) {
+  requireSystemPython();
+  const config = join(workdir, "run.json");
+  writeFileSync(
+    config,
+    JSON.stringify({ workdir, resources: { kernels: { python: SYSTEM_PYTHON }, vibe: { fast: { command: STUBBORN_WORKER } } } }),
+  );
+  const sidecar = await spawnSidecar([process.execPath, MAIN, "serve", "--config", config], { env: { ...process.env, [MARK]: marker } });
+  const client = await sidecar.connect();
+  const python = await client.callTool({
+    name: "eval",
+    arguments: {
+      code: "import subprocess\nsubprocess.Popen(['sleep', '600'])\nsubprocess.run(['sh', '-c', 'setsid sleep 600 >/dev/null 2>&1 &'])\n'children started'",
+      description: "start a child and a daemon",
+    },
+  });
+  expect(JSON.stringify(python.content)).toContain("children started");
+  const js = await client.callTool({ name: "eval", arguments: { code: "40 + 2", description: "start the javascript kernel", language: "javascript" } });
+  expect(JSON.stringify(js.content)).toContain("42");
+  const spawned = await client.callTool({ name: "vibe_spawn", arguments: { brief: "ignore SIGTERM", label: "stubborn worker" } });
+  expect(spawned.isError).toBeFalsy();
+  // python kernel + its sleep + the daemon, the javascript kernel, the worker shell + its sleep.
+  const sidecarPid = sidecar.ready.pid;
+  const children = () => processesWithMarker(MARK, marker).filter((pid) => pid !== sidecarPid);
+  for (let i = 0; i < 300 && children().length < 6; i++) await Bun.sleep(50);
+  expect(children().length).toBeGreaterThanOrEqual(6);
+  await client.close();
+  return sidecar;
+}
+
+describe("the sidecar process with kernels and workers running", () => {
+  test("SIGTERM: it exits 0 and no child, daemon or stubborn worker survives", async () => {
+    await using dir = await tempDir();
+    const marker = randomUUID();
+    const sidecar = await busySidecar(dir.path, marker);
+    expect(await sidecar.stop()).toBe(0);
+    expect(await waitForNoLeftovers(MARK, marker, SIGTERM_LEFTOVER_WAIT_MS)).toEqual([]);
+  }, TEST_TIMEOUT_MS);
+
+  test("SIGKILL: every child notices its parent is gone and is killed, daemon included", async () => {
+    await using dir = await tempDir();
+    const marker = randomUUID();
+    const sidecar = await busySidecar(dir.path, marker);
+    const killed = performance.now();
+    sidecar.child.kill("SIGKILL");
+    const left = await waitForNoLeftovers(MARK, marker, SIGKILL_LEFTOVER_WAIT_MS);
+    console.log(`children gone ${Math.round(performance.now() - killed)} ms after the SIGKILL`);
+    expect(left).toEqual([]);
+  }, TEST_TIMEOUT_MS);
+});
