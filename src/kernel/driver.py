@@ -173,6 +173,15 @@ class RawPipe:
 
 
 RAW = [RawPipe("stdout", _out_r), RawPipe("stderr", _err_r)]
+_sync_marks = iter(range(1, 1 << 62))
+
+
+def _drain_raw_output():
+    """Forwards everything C code and subprocesses wrote so far, so it keeps its place before what follows."""
+    mark = next(_sync_marks)
+    for pipe in RAW:
+        pipe.sync(mark)
+    OUTBOX.flush()
 RAW[0].fd_for_writing = 1
 RAW[1].fd_for_writing = 2
 sys.stdout = ProtocolStream("stdout", 1)
@@ -250,7 +259,7 @@ from sidecar_display import figure_png, mime_bundle, shown_figures  # noqa: E402
 
 def display(*values, **_options):
     """Shows each value in the cell's result: tables, images and markdown as they render."""
-    OUTBOX.flush()
+    _drain_raw_output()
     for value in values:
         send({"type": "display", "data": mime_bundle(value)})
 
@@ -370,22 +379,20 @@ def run_cell(message):
             if value is not None:
                 NAMESPACE["_"] = value
                 NAMESPACE[f"_{count}"] = value
-                OUTBOX.flush()
+                _drain_raw_output()
                 send({"type": "display", "data": mime_bundle(value), "result": True})
         _flush_figures()
     except KeyboardInterrupt as error:
         status = "interrupted"
-        OUTBOX.flush()
+        _drain_raw_output()
         send({"type": "error", "ename": "KeyboardInterrupt", "evalue": "", "traceback": _trimmed_traceback(error)})
     except BaseException as error:  # noqa: BLE001  (SystemExit in a cell must not end the kernel)
         status = "error"
-        OUTBOX.flush()
+        _drain_raw_output()
         send({"type": "error", "ename": type(error).__name__, "evalue": str(error), "traceback": _trimmed_traceback(error)})
     finally:
         elapsed = time.perf_counter() - started
-    for pipe in RAW:
-        pipe.sync(count)
-    OUTBOX.flush()
+    _drain_raw_output()
     send({"type": "done", "id": message["id"], "count": count, "status": status, "seconds": elapsed})
 
 
