@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
+import type { GrammarInfo } from "../src/syntax/grammars.ts";
 import { join } from "node:path";
 
 const SOURCE_PACKAGE = "@cursorless/tree-sitter-wasms";
@@ -30,14 +31,7 @@ const GRAMMARS: Record<string, string[]> = {
   typescript: [".ts", ".mts", ".cts"],
 };
 
-export interface GrammarEntry {
-  id: string;
-  file: string;
-  extensions: string[];
-  package: string;
-  version: string;
-  sha256: string;
-}
+type GrammarEntry = GrammarInfo;
 
 const root = join(import.meta.dir, "..");
 const manifestPath = join(root, "grammars", "manifest.json");

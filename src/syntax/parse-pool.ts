@@ -39,12 +39,26 @@ export class ParsePool {
 
   constructor(private readonly options: PoolOptions) {}
 
-  async run(job: SearchJob, signal?: AbortSignal): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
+  /** `onFilesDone` hears how many files each finished share held (for progress notifications). */
+  async run(
+    job: SearchJob,
+    signal?: AbortSignal,
+    onFilesDone: (count: number) => void = () => {},
+  ): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
     const slots = await this.startWorkers();
-    if (slots.length === 0 || slots.some((slot) => slot.crashed)) return this.searcher().run(job, () => signal?.aborted === true);
+    if (slots.length === 0 || slots.some((slot) => slot.crashed)) {
+      const result = await this.searcher().run(job, () => signal?.aborted === true);
+      onFilesDone(job.files.length);
+      return result;
+    }
     const shares = this.share(job, slots.length);
     const results = await Promise.all(
-      slots.map((slot, k) => (shares[k]!.files.length === 0 ? { outcomes: [], stats: emptyStats() } : this.send(slot, shares[k]!, signal))),
+      slots.map(async (slot, k) => {
+        if (shares[k]!.files.length === 0) return { outcomes: [], stats: emptyStats() };
+        const result = await this.send(slot, shares[k]!, signal);
+        onFilesDone(shares[k]!.files.length);
+        return result;
+      }),
     );
     const stats = emptyStats();
     for (const r of results) {

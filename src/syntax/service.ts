@@ -35,6 +35,8 @@ export interface SearchRequest {
   maxRecords?: number;
   /** Aborting stops the search between files. */
   signal?: AbortSignal;
+  /** Told how many of the files have been searched, as shares of the work finish. */
+  progress?: (update: { progress: number; total: number; message: string }) => void;
 }
 
 export interface SearchAnswer {
@@ -100,7 +102,17 @@ export class SyntaxService {
     }
     let result;
     try {
-      result = await this.pool.run({ language, pattern: request.pattern, files, rewrite: request.rewrite, maxRecords: request.maxRecords }, request.signal);
+      let done = 0;
+      const total = files.length;
+      request.progress?.({ progress: 0, total, message: `searching ${total} ${language} file(s)` });
+      result = await this.pool.run(
+        { language, pattern: request.pattern, files, rewrite: request.rewrite, maxRecords: request.maxRecords },
+        request.signal,
+        (count) => {
+          done += count;
+          request.progress?.({ progress: done, total, message: `${done} of ${total} file(s) searched` });
+        },
+      );
     } catch (error) {
       if (error instanceof PatternError) throw new ToolFailure(error.message);
       throw error;

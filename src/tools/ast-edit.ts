@@ -34,7 +34,7 @@ export function astEditTool(syntax: SyntaxService) {
       notes: v.array(v.string()),
     }),
     async run(input, ctx) {
-      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, rewrite: input.rewrite, signal: ctx.signal });
+      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, rewrite: input.rewrite, signal: ctx.signal, progress: ctx.progress });
       const unbound = unboundInTemplate(input.rewrite, answer.pattern.metavariables);
       if (unbound.length > 0) {
         throw new ToolFailure(

@@ -33,7 +33,7 @@ export function astGrepTool(syntax: SyntaxService) {
     }),
     async run(input, ctx) {
       const maxResults = input.max_results ?? DEFAULT_MAX_RESULTS;
-      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, maxRecords: maxResults, signal: ctx.signal });
+      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, maxRecords: maxResults, signal: ctx.signal, progress: ctx.progress });
       const total = answer.outcomes.reduce((n, o) => n + o.count, 0);
       // Each worker built up to maxResults records in path order, so the first maxResults overall are here.
       const recorded = matchesOf(syntax.root, answer).slice(0, maxResults);

@@ -5,7 +5,7 @@ import { defineTool } from "../tool/define.ts";
 import type { WorkerRoster } from "../workers/roster.ts";
 import { elapsedMs, isFinal, lastOutcome, WORKER_STATES } from "../workers/worker-record.ts";
 import description from "./vibe-wait.txt" with { type: "text" };
-import { headline, seconds, shownResult, workerIdInput } from "./vibe-worker-view.ts";
+import { headline, seconds, shownResult, summarize, workerIdInput } from "./vibe-worker-view.ts";
 
 /** Fits inside the common 60-second client request timeout. */
 export const DEFAULT_WAIT_SECONDS = 50;
@@ -67,16 +67,9 @@ export function vibeWaitTool(roster: WorkerRoster) {
       }
       const record = roster.get(worker_id);
       const waited = seconds(Date.now() - started);
-      const base = {
-        worker_id: record.id,
-        label: record.label,
-        tier: record.tier,
-        state: record.state,
-        generation: record.generation,
-        elapsed_seconds: seconds(elapsedMs(record)),
-        waited_seconds: waited,
-        ...(record.lastProgress ? { last_progress: record.lastProgress } : {}),
-      };
+      // The same fields vibe_list shows, less the result preview (the full result follows), plus the wait.
+      const { last_result: _preview, ...summary } = summarize(record);
+      const base = { ...summary, waited_seconds: waited };
       const outcome = lastOutcome(record);
       if (!finished || !isFinal(record.state) || !outcome) {
         const progress = record.lastProgress ? ` Last progress: ${record.lastProgress}` : " It has printed nothing yet.";

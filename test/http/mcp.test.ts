@@ -115,10 +115,16 @@ describe("MCP over Streamable HTTP with the official SDK client", () => {
     await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
     const client = await t.client();
     const { ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
-    const seen = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
-    // A standalone SSE stream must be open for server-initiated notifications; the SDK opens it after initialize.
-    await Bun.sleep(100);
-    t.run.registry.changed();
-    await seen;
+    let seen = false;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      seen = true;
+    });
+    // The SDK opens its standalone SSE stream (where server-initiated notifications travel) just
+    // after initialize; announce the change until it arrives, within a bound.
+    for (let i = 0; i < 100 && !seen; i++) {
+      t.run.registry.changed();
+      await Bun.sleep(50);
+    }
+    expect(seen).toBe(true);
   });
 });

@@ -136,3 +136,22 @@ describe("ast_grep matches by syntax", () => {
     expect((await call(client, "ast_grep", { pattern: "foo($A)", language: "typescript" })).data.total).toBe(2);
   });
 });
+
+describe("progress", () => {
+  test("a directory search reports progress up to the number of files searched", async () => {
+    await using dir = await tempDir();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`src/m${i}.py`] = `def f${i}(x):\n    return isinstance(x, int)\n`;
+    await dir.write(files);
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const updates: { progress: number; total?: number }[] = [];
+    const result = await client.callTool({ name: "ast_grep", arguments: { pattern: "isinstance($X, $T)", language: "python" } }, undefined, {
+      onprogress: (p) => updates.push(p),
+    });
+    expect(result.isError).toBeFalsy();
+    expect(updates.length).toBeGreaterThanOrEqual(2);
+    expect(updates[0]).toMatchObject({ progress: 0, total: 12 });
+    expect(updates.at(-1)).toMatchObject({ progress: 12, total: 12 });
+  });
+});
