@@ -11,6 +11,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
 import { processesWithMarker, waitForNoLeftovers } from "../build/leftovers.ts";
 import { ms, percentile } from "./stats.ts";
@@ -71,7 +72,9 @@ const definitionFile = "src/run/start.ts";
 const definitionLine = fixtureLine(definitionFile, "const services = connectServices(");
 
 const KINDS: Kind[] = [
-  { name: "tools/list", surfaces: ["default", "plan"], weight: 4, call: async (c) => (await c.listTools(), {}) },
+  // Raw tools/list: the SDK's listTools() also compiles an output-schema validator per tool on the
+  // client, which on this shared machine costs more CPU than the server's answer.
+  { name: "tools/list", surfaces: ["default", "plan"], weight: 4, call: async (c) => (await c.request({ method: "tools/list" }, ListToolsResultSchema), {}) },
   { name: "eval python", surfaces: ["default"], weight: 1, call: evalCall("python") },
   { name: "eval javascript", surfaces: ["default"], weight: 1, call: evalCall("javascript") },
   {
@@ -101,6 +104,12 @@ function rss(): { rssMb: number; peakMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? NaN);
   return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
+}
+
+/** The sidecar's own CPU time so far (user + system, seconds), threads included. */
+function cpuSeconds(): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
 function alive(): boolean {
@@ -162,10 +171,13 @@ async function session(index: number, deadline: number, tally: Tally): Promise<v
 async function round(number: number): Promise<void> {
   const tally: Tally = { latencies: new Map(kinds.map((k) => [k.name, []])), errors: new Map(kinds.map((k) => [k.name, []])), calls: 0 };
   const started = performance.now();
+  const cpuBefore = cpuSeconds();
   const deadline = Date.now() + SECONDS * 1000;
   await Promise.all(Array.from({ length: SESSIONS }, (_, i) => session(i, deadline, tally)));
   const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuSeconds() - cpuBefore;
   console.log(`\nround ${number}: ${tally.calls} calls in ${seconds.toFixed(1)} s = ${(tally.calls / seconds).toFixed(1)} calls/s`);
+  console.log(`  sidecar CPU ${cpu.toFixed(1)} s (${((cpu / seconds) * 100).toFixed(0)}% of one core; ${((cpu * 1000) / tally.calls).toFixed(2)} ms per call)`);
   for (const kind of kinds) {
     const times = tally.latencies.get(kind.name)!;
     const errors = tally.errors.get(kind.name)!;
