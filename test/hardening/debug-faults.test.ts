@@ -31,7 +31,7 @@ describe("a debuggee that exits while stopped", () => {
 });
 
 describe("waits that end badly", () => {
-  test("the TTL expiring while continue waits for a stop ends the wait; status gives the reason", async () => {
+  test("the TTL expiring while continue waits for a stop ends the wait with the reason", async () => {
     requireTool("/usr/bin/python3", "apt install python3-debugpy");
     await using dir = await tempDir();
     await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
@@ -42,8 +42,7 @@ describe("waits that end badly", () => {
     await h.ok({ operation: "breakpoints", file: "loop.py", lines: [] });
     // Nothing will stop the loop again: only the TTL can end this wait.
     const waited = await h.call({ operation: "continue" });
-    expect(waited.text).toContain("The program exited"); // the TTL killed it; the wait did not hang
-    expect((await h.call({ operation: "status" })).text).toContain("The debug session ended: the session's 6 seconds TTL expired.");
+    expect(waited.text).toContain("The debug session ended: the session's 6 seconds TTL expired.");
     expect(await gone(debuggee_pid)).toBe(true);
     expect(await gone(adapter_pid)).toBe(true);
   }, ADAPTER_TEST_TIMEOUT_MS);
