@@ -93,6 +93,8 @@ export class LanguageServerClient {
   /** Set when the server sent something unreadable; the stream is then out of step for good. */
   private protocolError: string | undefined;
   private stopping = false;
+  private stopped: Promise<void> | undefined;
+  private killed: Promise<void> | undefined;
   private readonly gone: Promise<never>;
 
   private constructor(
@@ -227,9 +229,16 @@ export class LanguageServerClient {
     return this.capabilities.diagnosticProvider !== undefined || [...this.registered.values()].includes("textDocument/diagnostic");
   }
 
-  /** Polite stop: shutdown + exit, then the group gets SIGTERM and SIGKILL, then reaped. */
-  async stop(): Promise<void> {
-    if (this.stopping) return this.whenExited();
+  /**
+   * Polite stop: shutdown + exit, then the group gets SIGTERM and SIGKILL, then reaped. Every
+   * caller waits for the same stop, so none returns while the group is still dying.
+   */
+  stop(): Promise<void> {
+    this.stopped ??= this.stopOnce();
+    return this.stopped;
+  }
+
+  private async stopOnce(): Promise<void> {
     this.stopping = true;
     if (this.alive) {
       const bound = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_REQUEST_TIMEOUT_MS).unref?.());
@@ -249,10 +258,10 @@ export class LanguageServerClient {
   }
 
   /** Signals whatever is left of the group (a crashed server's own children) and closes the connection. */
-  async kill(): Promise<void> {
+  kill(): Promise<void> {
     this.stopping = true;
-    await stopGroup(this.child);
-    this.connection.dispose();
+    this.killed ??= stopGroup(this.child).then(() => this.connection.dispose());
+    return this.killed;
   }
 
   private async initialize(): Promise<void> {

@@ -1,5 +1,6 @@
 // Spawning children as the root of their own process tree, and stopping a whole tree: SIGTERM, grace, SIGKILL.
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { groupAlive } from "../platform/group-alive.ts";
 import { watchForOrphaning } from "../platform/orphan-watch.ts";
 import { treeKiller, type TreeSignal } from "../platform/process-tree.ts";
 import { killTagged, tagEnvironment } from "../platform/tree-tag.ts";
@@ -8,6 +9,8 @@ import { killTagged, tagEnvironment } from "../platform/tree-tag.ts";
 export const TERMINATE_GRACE_MS = 2_000;
 /** How long to wait for the exit event after SIGKILL before giving up on it. */
 const REAP_TIMEOUT_MS = 1_000;
+/** How often to look whether a killed group has emptied. */
+const GROUP_POLL_MS = 10;
 
 const killer = treeKiller();
 /** Each spawned tree's tag, so a stop also reaches descendants that left the group. */

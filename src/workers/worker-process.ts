@@ -3,7 +3,7 @@ import type { ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from "node:fs";
 import { capText } from "../tool/budget.ts";
 import { signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
-import { groupAlive } from "../process/group-alive.ts";
+import { groupAlive } from "../platform/group-alive.ts";
 import { OutputTail } from "./output-tail.ts";
 import type { GenerationFiles } from "./worker-store.ts";
 import type { FinalState, GenerationOutcome } from "./worker-record.ts";

@@ -1,5 +1,6 @@
 // Whether anything of a process group still runs, zombies not counted.
 import { readdirSync, readFileSync } from "node:fs";
+import { HOST } from "./os.ts";
 
 /**
  * True while a live (non-zombie) process is in group `pgid`. A zombie is dead but still counted by
@@ -7,8 +8,8 @@ import { readdirSync, readFileSync } from "node:fs";
  * reap late; on Linux /proc tells them apart. Elsewhere the signal probe is the best answer.
  */
 export function groupAlive(pgid: number): boolean {
-  if (process.platform === "win32") return false;
-  if (process.platform === "linux") return linuxGroupAlive(pgid);
+  if (HOST.family === "windows") return false;
+  if (process.platform === "linux") return linuxGroupAlive(pgid); // platform/ is where such checks live
   try {
     process.kill(-pgid, 0);
     return true;
