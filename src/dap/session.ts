@@ -339,8 +339,12 @@ export class DebugSession {
         this.exitCode = (event as DebugProtocol.ExitedEvent).body.exitCode;
         break;
       case "terminated":
-        if (this.state !== "ended") this.state = "exited";
-        this.wake({ kind: "exited" });
+        // While the session is being closed (TTL, terminate), a waiting call must hear why, not "exited".
+        if (this.state === "ended") this.wake({ kind: "ended", reason: this.endedReason ?? "the session ended" });
+        else {
+          this.state = "exited";
+          this.wake({ kind: "exited" });
+        }
         break;
       case "sidecar/closed":
         if (this.live) {

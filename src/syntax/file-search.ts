@@ -2,7 +2,7 @@
 // The same code runs inside a parse worker or on the main thread when workers cannot start.
 import { readFileSync } from "node:fs";
 import type { Parser } from "web-tree-sitter";
-import { captureSpan, findMatches, type NodeMatch } from "./match.ts";
+import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from "./match.ts";
 import type { ParseCache } from "./parse-cache.ts";
 import { compilePattern, type Pattern } from "./pattern.ts";
 import { applyReplacements, outermost, replacementFor } from "./rewrite.ts";
@@ -130,7 +130,14 @@ export class FileSearcher {
       tree = parsed;
       stats.parsed++;
     }
-    const matches = findMatches(tree.rootNode, pattern, text);
+    let matches: NodeMatch[];
+    try {
+      matches = findMatches(tree.rootNode, pattern, text);
+    } catch (error) {
+      if (!(error instanceof MatchBudgetExceeded)) throw error;
+      if (!cached) this.cache.put({ ...file, language: job.language, text, tree });
+      return { path: file.path, count: 0, matches: [], skipped: error.message };
+    }
     const recorded = matches.slice(0, Math.max(0, Math.min(matches.length, budget.records)));
     budget.records -= recorded.length;
     const outcome: FileOutcome = { path: file.path, count: matches.length, matches: recorded.map((m) => matchRecord(text, m)) };

@@ -6,6 +6,23 @@ import { isCommentType, type Pattern, type PatternNode } from "./pattern.ts";
 export type Capture = { single: Node } | { run: Node[] };
 export type Bindings = ReadonlyMap<string, Capture>;
 
+/**
+ * Matching work allowed per file: one unit per step, plus one per node a tried `$$$` run holds.
+ * Runs of `$$$` against long lists backtrack (k runs over n nodes try about n^k splits); past this
+ * the file is skipped with a note instead of pinning a parse worker (one $$$ run over a 3000-node
+ * list costs about 4.5 million: allowed).
+ */
+export const MAX_MATCH_STEPS = 10_000_000;
+
+/** The pattern needed more than MAX_MATCH_STEPS in one file. */
+export class MatchBudgetExceeded extends Error {
+  constructor() {
+    super(
+      `matching gave up after ${MAX_MATCH_STEPS} steps: several $$$ runs (or a repeated metavariable between them) against a long list backtrack without end; anchor the pattern with literal code between the runs or use fewer $$$`,
+    );
+  }
+}
+
 export interface NodeMatch {
   node: Node;
   /** Where the match ends: the node's end, less trailing tokens the pattern never mentioned. */
@@ -22,8 +39,9 @@ export function findMatches(root: Node, pattern: Pattern, source?: string): Node
   const occurrences = source === undefined ? undefined : rarestLiteralOffsets(source, pattern.literals);
   const candidates = candidateNodes(root, goal.kind === "meta" ? undefined : goal.type, occurrences);
   const matches: NodeMatch[] = [];
+  const steps = { left: MAX_MATCH_STEPS };
   for (const candidate of candidates) {
-    const bindings = matchNode(goal, candidate, new Map());
+    const bindings = matchNode(goal, candidate, new Map(), steps);
     if (bindings) matches.push({ node: candidate, end: pattern.endsBeforeTerminator ? matchedEnd(goal, candidate) : candidate.endIndex, bindings });
   }
   return matches.sort((a, b) => a.node.startIndex - b.node.startIndex || b.end - a.end);
@@ -90,8 +108,9 @@ function matchedEnd(goal: PatternNode, node: Node): number {
 }
 
 type Env = Map<string, Capture>;
+type Steps = { left: number };
 
-function matchNode(goal: PatternNode, node: Node, env: Env): Env | undefined {
+function matchNode(goal: PatternNode, node: Node, env: Env, steps: Steps): Env | undefined {
   switch (goal.kind) {
     case "meta":
       if (!goal.anyNode && !node.isNamed) return undefined;
@@ -100,7 +119,7 @@ function matchNode(goal: PatternNode, node: Node, env: Env): Env | undefined {
       return node.type === goal.type && node.text === goal.text ? env : undefined;
     case "node":
       if (node.type !== goal.type) return undefined;
-      return matchSequence(goal.children, 0, significantChildren(node), 0, env);
+      return matchSequence(goal.children, 0, significantChildren(node), 0, env, steps);
   }
 }
 
@@ -109,7 +128,8 @@ function significantChildren(node: Node): Node[] {
 }
 
 /** Matches pattern children from `i` against code children from `j`, backtracking over runs. */
-function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env): Env | undefined {
+function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env, steps: Steps): Env | undefined {
+  if (--steps.left < 0) throw new MatchBudgetExceeded();
   // ast-grep's "smart" strictness skips whatever trails once the pattern is used up:
   // `raise $E($$$A)` matches `raise E(x) from err`.
   if (i === goals.length) return env;
@@ -117,19 +137,20 @@ function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number
   if (goal.kind === "meta" && goal.multi) {
     // Shortest run first, as ast-grep does: the run stops where the rest of the pattern matches.
     for (let k = j; k <= nodes.length; k++) {
+      steps.left -= k - j;
       const bound = bind(goal, { run: trimUnnamedEdges(nodes.slice(j, k)) }, env);
-      const rest = bound && matchSequence(goals, i + 1, nodes, k, bound);
+      const rest = bound && matchSequence(goals, i + 1, nodes, k, bound, steps);
       if (rest) return rest;
     }
     return undefined;
   }
   if (j === nodes.length) return undefined;
   const node = nodes[j]!;
-  const here = matchNode(goal, node, env);
-  const rest = here && matchSequence(goals, i + 1, nodes, j + 1, here);
+  const here = matchNode(goal, node, env, steps);
+  const rest = here && matchSequence(goals, i + 1, nodes, j + 1, here, steps);
   if (rest) return rest;
   // An unnamed code token the pattern does not mention (a trailing comma, `async`) is skipped.
-  return node.isNamed ? undefined : matchSequence(goals, i, nodes, j + 1, env);
+  return node.isNamed ? undefined : matchSequence(goals, i, nodes, j + 1, env, steps);
 }
 
 function trimUnnamedEdges(run: Node[]): Node[] {

@@ -1,5 +1,6 @@
 // A debuggee that dies while stopped at a breakpoint (OOM killer, a user's kill): the next debug
-// call says so instead of hanging, a new launch works and replaces the old adapter.
+// call says so instead of hanging, a new launch works and replaces the old adapter. Also the TTL
+// ending a wait, and the adapter killed mid-step.
 import { describe, expect, test } from "bun:test";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, gone, requireTool } from "../dap/harness.ts";
@@ -26,5 +27,44 @@ describe("a debuggee that exits while stopped", () => {
     const relaunched = await h.ok({ operation: "launch", program: "loop.py" });
     expect(relaunched.data).toMatchObject({ state: "stopped", frame: { line: 3 } });
     expect(await gone(adapter_pid)).toBe(true);
+  }, ADAPTER_TEST_TIMEOUT_MS);
+});
+
+describe("waits that end badly", () => {
+  test("the TTL expiring while continue waits for a stop ends the wait with the reason", async () => {
+    requireTool("/usr/bin/python3", "apt install python3-debugpy");
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
+    await using h = await debugHarness(dir.path, { ttlSeconds: 6 });
+    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
+    await h.ok({ operation: "launch", program: "loop.py" });
+    const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
+    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [] });
+    // Nothing will stop the loop again: only the TTL can end this wait.
+    const waited = await h.call({ operation: "continue" });
+    expect(waited.text).toContain("The debug session ended: the session's 6 seconds TTL expired.");
+    expect(await gone(debuggee_pid)).toBe(true);
+    expect(await gone(adapter_pid)).toBe(true);
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("the adapter killed mid-step: the step fails with the reason, the program goes too, launch works again", async () => {
+    requireTool("/usr/bin/python3", "apt install python3-debugpy");
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
+    await using h = await debugHarness(dir.path);
+    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
+    await h.ok({ operation: "launch", program: "loop.py" });
+    const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
+    // Freeze the adapter so the step request is surely in flight, then kill it as an OOM killer would.
+    process.kill(adapter_pid, "SIGSTOP");
+    const step = h.call({ operation: "step_over" });
+    await Bun.sleep(500);
+    process.kill(adapter_pid, "SIGKILL");
+    const failed = await step;
+    expect(failed.isError).toBe(true);
+    expect(failed.text).toBe("next was not answered: the debug adapter closed its connection.");
+    expect(await gone(debuggee_pid)).toBe(true);
+    const relaunched = await h.ok({ operation: "launch", program: "loop.py" });
+    expect(relaunched.data).toMatchObject({ state: "stopped", frame: { line: 3 } });
   }, ADAPTER_TEST_TIMEOUT_MS);
 });

@@ -1,5 +1,5 @@
-// A real `sidecar serve` process with kernels (one holding a child and a setsid daemon) and a worker
-// that ignores SIGTERM: after SIGTERM no child survives; after SIGKILL the children notice and go.
+// A real `sidecar serve` process with kernels (one holding a child and a setsid daemon), a language
+// server and a worker that ignores SIGTERM: after SIGTERM no child survives; after SIGKILL the children notice and go.
 import { describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -24,8 +24,10 @@ async function busySidecar(workdir: string, marker: string) {
   const config = join(workdir, "run.json");
   writeFileSync(
     config,
-    JSON.stringify({ workdir, resources: { kernels: { python: SYSTEM_PYTHON }, vibe: { fast: { command: STUBBORN_WORKER } } } }),
+    JSON.stringify({ workdir, resources: { kernels: { python: SYSTEM_PYTHON }, languageServers: {}, vibe: { fast: { command: STUBBORN_WORKER } } } }),
   );
+  writeFileSync(join(workdir, "tsconfig.json"), "{}");
+  writeFileSync(join(workdir, "a.ts"), "export const answer = 42;\n");
   const sidecar = await spawnSidecar([process.execPath, MAIN, "serve", "--config", config], { env: { ...process.env, [MARK]: marker } });
   const client = await sidecar.connect();
   const python = await client.callTool({
@@ -38,18 +40,23 @@ async function busySidecar(workdir: string, marker: string) {
   expect(JSON.stringify(python.content)).toContain("children started");
   const js = await client.callTool({ name: "eval", arguments: { code: "40 + 2", description: "start the javascript kernel", language: "javascript" } });
   expect(JSON.stringify(js.content)).toContain("42");
+  const hover = await client.callTool({ name: "lsp", arguments: { action: "hover", file: "a.ts", line: 1, symbol: "answer" } }, undefined, {
+    timeout: TEST_TIMEOUT_MS,
+  });
+  expect(JSON.stringify(hover.content)).toContain("answer");
   const spawned = await client.callTool({ name: "vibe_spawn", arguments: { brief: "ignore SIGTERM", label: "stubborn worker" } });
   expect(spawned.isError).toBeFalsy();
-  // python kernel + its sleep + the daemon, the javascript kernel, the worker shell + its sleep.
+  // python kernel + its sleep + the daemon, the javascript kernel, the language server (and its
+  // tsserver), the worker shell + its sleep.
   const sidecarPid = sidecar.ready.pid;
   const children = () => processesWithMarker(MARK, marker).filter((pid) => pid !== sidecarPid);
-  for (let i = 0; i < 300 && children().length < 6; i++) await Bun.sleep(50);
-  expect(children().length).toBeGreaterThanOrEqual(6);
+  for (let i = 0; i < 300 && children().length < 8; i++) await Bun.sleep(50);
+  expect(children().length).toBeGreaterThanOrEqual(8);
   await client.close();
   return sidecar;
 }
 
-describe("the sidecar process with kernels and workers running", () => {
+describe("the sidecar process with kernels, a language server and workers running", () => {
   test("SIGTERM: it exits 0 and no child, daemon or stubborn worker survives", async () => {
     await using dir = await tempDir();
     const marker = randomUUID();
