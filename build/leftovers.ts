@@ -1,25 +1,20 @@
 // Finds processes still carrying a marker environment variable: how tests prove no child outlived
 // the sidecar (children inherit the environment, and keep it after being re-parented to init).
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { processesWithEnvironmentEntry } from "../src/platform/tree-tag.ts";
 
 /** PIDs of live processes whose environment holds NAME=VALUE (Linux /proc; empty elsewhere). */
 export function processesWithMarker(name: string, value: string): number[] {
-  if (process.platform !== "linux") return [];
-  const needle = `${name}=${value}`;
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const environ = readFileSync(`/proc/${entry}/environ`, "latin1");
-      if (environ.split("\0").includes(needle)) {
-        const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
-        if (!/\) Z /.test(stat)) found.push(Number(entry)); // zombies are already dead
-      }
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
+  return processesWithEnvironmentEntry(`${name}=${value}`).filter((pid) => !isZombie(pid));
+}
+
+/** Zombies are already dead; they only wait for their parent to reap them. */
+function isZombie(pid: number): boolean {
+  try {
+    return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
+  } catch {
+    return false; // gone meanwhile
   }
-  return found;
 }
 
 /** Waits up to `timeoutMs` for every marked process to be gone; returns the survivors. */

@@ -15,18 +15,22 @@ export function tagEnvironment(env: NodeJS.ProcessEnv | undefined): { tag: strin
 
 /** PIDs of live processes whose environment carries this tag; empty where /proc is missing. */
 export function taggedProcesses(tag: string): number[] {
-  let entries: string[];
+  return processesWithEnvironmentEntry(`${TREE_TAG_VARIABLE}=${tag}`);
+}
+
+/** PIDs of processes (this one excluded) whose environment holds `entry` ("NAME=value"); Linux /proc. */
+export function processesWithEnvironmentEntry(entry: string): number[] {
+  let pids: string[];
   try {
-    entries = readdirSync("/proc");
+    pids = readdirSync("/proc");
   } catch {
     return [];
   }
-  const needle = `${TREE_TAG_VARIABLE}=${tag}`;
   const found: number[] = [];
-  for (const entry of entries) {
-    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57 || Number(entry) === process.pid) continue;
+  for (const pid of pids) {
+    if (pid.charCodeAt(0) < 48 || pid.charCodeAt(0) > 57 || Number(pid) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(needle)) found.push(Number(entry));
+      if (readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(entry)) found.push(Number(pid));
     } catch {
       // gone meanwhile, or not ours to read
     }
