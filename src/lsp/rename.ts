@@ -1,7 +1,7 @@
 // Project-wide rename: prepareRename, rename, then the WorkspaceEdit written atomically and diagnosed.
 import type { Range, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { ToolFailure } from "../tool/define.ts";
-import { writeFilesAtomically } from "../workspace/atomic-write.ts";
+import { FolderSwapped, writeFilesAtomically } from "../workspace/atomic-write.ts";
 import { relativeToWorkdir } from "../workspace/paths.ts";
 import type { WriteOutcome } from "./after-write.ts";
 import { ServerGone } from "./client.ts";
@@ -45,6 +45,13 @@ export async function renameSymbol(
   try {
     await writeFilesAtomically([...plan.writes].map(([path, content]) => ({ path, content })), plan.removals);
   } catch (error) {
+    if (error instanceof FolderSwapped) {
+      const moved = error.paths.map((p) => relativeToWorkdir(services.workdir, p));
+      throw new ToolFailure(
+        `The rename was not applied and nothing was written: a folder on the way to ${moved.join(", ")} was replaced by a symlink while the rename ran. Check the tree and run lsp_rename again.`,
+        { moved },
+      );
+    }
     throw new ToolFailure(`${(error as Error).message} Check the files are writable and retry.`);
   }
   for (const { from, to } of plan.renames) {

@@ -1,10 +1,9 @@
 // Staged structural edits: what ast_edit proposed, the hash of every file it was computed from,
 // and accepting (all files or none, after checking none changed since) or discarding it.
 import { createHash } from "node:crypto";
-import { readFile, realpath } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
 import { ToolFailure } from "../tool/define.ts";
-import { AtomicWriteError, writeFilesAtomically } from "../workspace/atomic-write.ts";
+import { AtomicWriteError, FolderSwapped, writeFilesAtomically } from "../workspace/atomic-write.ts";
 
 export interface StagedFile {
   path: string;
@@ -54,21 +53,9 @@ export class StagedEdits {
   async accept(id: string, afterWrite: (paths: string[]) => Promise<string[]>): Promise<Accepted> {
     const edit = this.staged(id);
     const changed: string[] = [];
-    const moved: string[] = [];
     for (const file of edit.files) {
       const now = await readFile(file.path).catch(() => undefined);
       if (now === undefined || contentHash(now) !== file.hash) changed.push(file.rel);
-      // Staged files sit in real folders (the walk never enters a symlinked one): a folder swapped for a
-      // symlink since would redirect the write. A file swapped for one is safe: the rename replaces the link.
-      else if ((await realpath(dirname(file.path)).catch(() => undefined)) !== dirname(file.path)) moved.push(file.rel);
-    }
-    if (moved.length > 0) {
-      edit.state = "rejected";
-      throw new ToolFailure(
-        `Edit ${id} was rejected and nothing was written: ${moved.join(", ")} no longer lead(s) to the file that was staged (a folder on the way was replaced by a symlink). ` +
-          "Run ast_edit again to stage the rewrite against the current tree.",
-        { moved },
-      );
     }
     if (changed.length > 0) {
       edit.state = "rejected";
@@ -81,6 +68,17 @@ export class StagedEdits {
     try {
       await writeFilesAtomically(edit.files.map((f) => ({ path: f.path, content: f.updated })));
     } catch (error) {
+      // Staged files sit in real folders (the walk never enters a symlinked one); the writer refuses
+      // when one was swapped for a symlink since. A file swapped for one is safe: the rename replaces the link.
+      if (error instanceof FolderSwapped) {
+        edit.state = "rejected";
+        const moved = edit.files.filter((f) => error.paths.includes(f.path)).map((f) => f.rel);
+        throw new ToolFailure(
+          `Edit ${id} was rejected and nothing was written: ${moved.join(", ")} no longer lead(s) to the file that was staged (a folder on the way was replaced by a symlink). ` +
+            "Run ast_edit again to stage the rewrite against the current tree.",
+          { moved },
+        );
+      }
       if (error instanceof AtomicWriteError) {
         throw new ToolFailure(`Edit ${id} could not be applied: ${error.message} The edit stays staged; fix the cause and accept it again.`);
       }

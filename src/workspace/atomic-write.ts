@@ -1,8 +1,11 @@
 // Writes several files so the tree is never half old, half new: every new content goes to a temp
 // file beside its target first (so a full disk fails before anything is replaced), then each is
 // renamed into place, permissions kept; if a rename fails, the files already replaced are restored.
+// Paths arrive resolved (symlinks followed, as resolveInWorkdir returns them); a folder on the way
+// that resolves elsewhere now was swapped for a symlink since, so the write is refused, checked
+// both before the temp files are made and again just before they are renamed into place.
 import { randomBytes } from "node:crypto";
-import { chmod, lstat, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 export interface FileChange {
@@ -32,6 +35,14 @@ export class AtomicWriteError extends Error {
   }
 }
 
+/** A folder on the way to these paths resolves somewhere else than when the paths were resolved. */
+export class FolderSwapped extends Error {
+  override name = "FolderSwapped";
+  constructor(readonly paths: string[]) {
+    super(`a folder on the way to ${paths.join(", ")} was replaced by a symlink after the path was checked, so nothing was written`);
+  }
+}
+
 interface Original {
   path: string;
   /** undefined: the file did not exist before. */
@@ -44,6 +55,8 @@ interface Original {
  * changes nothing. Returns the paths written.
  */
 export async function writeFilesAtomically(changes: readonly FileChange[], removals: readonly string[] = []): Promise<string[]> {
+  const targets = [...changes.map((c) => c.path), ...removals];
+  await refuseSwappedFolders(targets);
   const originals: Original[] = [];
   for (const change of changes) {
     try {
@@ -61,6 +74,12 @@ export async function writeFilesAtomically(changes: readonly FileChange[], remov
   } catch (error) {
     await Promise.all(temps.map((t) => rm(t, { force: true })));
     throw new AtomicWriteError(changes[temps.length]!.path, error as Error, [], []);
+  }
+  try {
+    await refuseSwappedFolders(targets);
+  } catch (error) {
+    await Promise.all(temps.map((t) => rm(t, { force: true })));
+    throw error;
   }
   const replaced: Original[] = [];
   for (const [k, change] of changes.entries()) {
@@ -85,6 +104,22 @@ export async function writeFilesAtomically(changes: readonly FileChange[], remov
     }
   }
   return changes.map((c) => c.path);
+}
+
+async function refuseSwappedFolders(paths: readonly string[]): Promise<void> {
+  const swapped: string[] = [];
+  for (const path of paths) {
+    const folder = await deepestExisting(dirname(path));
+    if ((await realpath(folder).catch(() => undefined)) !== folder) swapped.push(path);
+  }
+  if (swapped.length > 0) throw new FolderSwapped(swapped);
+}
+
+/** The path itself, or its nearest ancestor that exists (a new file's folders are made on write). */
+async function deepestExisting(path: string): Promise<string> {
+  let existing = path;
+  while (!(await lstat(existing).then(() => true, () => false)) && dirname(existing) !== existing) existing = dirname(existing);
+  return existing;
 }
 
 async function readOriginal(path: string): Promise<Original> {

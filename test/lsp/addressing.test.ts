@@ -1,12 +1,10 @@
-// Line + symbol addressing, the ledger, text edits and the atomic writer: the pure parts of the LSP domain.
+// Line + symbol addressing, the ledger and text edits: the pure parts of the LSP domain.
 import { describe, expect, test } from "bun:test";
-import { chmod, mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { DiagnosticLedger } from "../../src/lsp/ledger.ts";
 import { resolveSymbolColumn } from "../../src/lsp/position.ts";
 import { applyTextEdits, planWorkspaceEdit } from "../../src/lsp/workspace-edit.ts";
 import { ToolFailure } from "../../src/tool/define.ts";
-import { writeFilesAtomically } from "../../src/workspace/atomic-write.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 describe("resolveSymbolColumn turns a symbol on a line into a UTF-16 column", () => {
@@ -81,37 +79,6 @@ describe("applyTextEdits applies LSP edits in UTF-16 positions", () => {
     ["after an emoji", "😀 x\r\nx", [{ range: { start: { line: 0, character: 3 }, end: { line: 0, character: 4 } }, newText: "y" }], "😀 y\r\nx"],
   ])("%s", (_name, text, edits, expected) => {
     expect(applyTextEdits(text, edits)).toBe(expected);
-  });
-});
-
-describe("writeFilesAtomically writes all files or none", () => {
-  test("writes every file and keeps permissions", async () => {
-    await using dir = await tempDir();
-    await dir.write({ "a.sh": "old a", "b.txt": "old b" });
-    await chmod(join(dir.path, "a.sh"), 0o755);
-    await writeFilesAtomically([
-      { path: join(dir.path, "a.sh"), content: "new a" },
-      { path: join(dir.path, "b.txt"), content: "new b" },
-      { path: join(dir.path, "sub/c.txt"), content: "new c" },
-    ]);
-    expect(await readFile(join(dir.path, "a.sh"), "utf8")).toBe("new a");
-    expect((await stat(join(dir.path, "a.sh"))).mode & 0o777).toBe(0o755);
-    expect(await readFile(join(dir.path, "sub/c.txt"), "utf8")).toBe("new c");
-  });
-
-  test("a target that cannot be written fails the whole write before any file changes", async () => {
-    await using dir = await tempDir();
-    await dir.write({ "a.txt": "old a" });
-    // A directory cannot be replaced by a file. (test/syntax/ast-edit.test.ts covers a rename failing
-    // after another file was replaced, which restores it.)
-    await mkdir(join(dir.path, "blocked"));
-    await dir.write({ "blocked/keep": "x" });
-    const attempt = writeFilesAtomically([
-      { path: join(dir.path, "a.txt"), content: "new a" },
-      { path: join(dir.path, "blocked"), content: "file" },
-    ]);
-    await expect(attempt).rejects.toThrow(/Writing .*blocked failed \(it is a directory, not a file\); no file had been written yet, so nothing changed/);
-    expect(await readFile(join(dir.path, "a.txt"), "utf8")).toBe("old a");
   });
 });
 

@@ -1,0 +1,89 @@
+// The atomic writer: all files or none, permissions kept, and never through a folder swapped for a
+// symlink after its path was checked (the window both resolve accept and lsp_rename write through).
+import { describe, expect, test } from "bun:test";
+import { chmod, mkdir, readdir, readFile, rename, stat, symlink } from "node:fs/promises";
+import { join } from "node:path";
+import { planWorkspaceEdit } from "../../src/lsp/workspace-edit.ts";
+import { FolderSwapped, writeFilesAtomically } from "../../src/workspace/atomic-write.ts";
+import { resolveInWorkdir } from "../../src/workspace/paths.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+
+describe("writeFilesAtomically writes all files or none", () => {
+  test("writes every file and keeps permissions", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.sh": "old a", "b.txt": "old b" });
+    await chmod(join(dir.path, "a.sh"), 0o755);
+    await writeFilesAtomically([
+      { path: join(dir.path, "a.sh"), content: "new a" },
+      { path: join(dir.path, "b.txt"), content: "new b" },
+      { path: join(dir.path, "sub/c.txt"), content: "new c" },
+    ]);
+    expect(await readFile(join(dir.path, "a.sh"), "utf8")).toBe("new a");
+    expect((await stat(join(dir.path, "a.sh"))).mode & 0o777).toBe(0o755);
+    expect(await readFile(join(dir.path, "sub/c.txt"), "utf8")).toBe("new c");
+  });
+
+  test("a target that cannot be written fails the whole write before any file changes", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.txt": "old a" });
+    // A directory cannot be replaced by a file. (test/syntax/ast-edit.test.ts covers a rename failing
+    // after another file was replaced, which restores it.)
+    await mkdir(join(dir.path, "blocked"));
+    await dir.write({ "blocked/keep": "x" });
+    const attempt = writeFilesAtomically([
+      { path: join(dir.path, "a.txt"), content: "new a" },
+      { path: join(dir.path, "blocked"), content: "file" },
+    ]);
+    await expect(attempt).rejects.toThrow(/Writing .*blocked failed \(it is a directory, not a file\); no file had been written yet, so nothing changed/);
+    expect(await readFile(join(dir.path, "a.txt"), "utf8")).toBe("old a");
+  });
+});
+
+describe("a folder swapped for a symlink between check and write", () => {
+  /** A workdir with pkg/mod.ts, and an outside folder holding a file of the same name and content. */
+  async function swappable() {
+    const outside = await tempDir("sidecar-outside-");
+    const dir = await tempDir();
+    await dir.write({ "pkg/mod.ts": "export const old = 1;\n", "top.ts": "import { old } from './pkg/mod';\n" });
+    await outside.write({ "mod.ts": "export const old = 1;\n" });
+    const swap = async () => {
+      await rename(join(dir.path, "pkg"), join(dir.path, "pkg-moved"));
+      await symlink(outside.path, join(dir.path, "pkg"));
+    };
+    return {
+      outside,
+      dir,
+      swap,
+      async [Symbol.asyncDispose]() {
+        await dir[Symbol.asyncDispose]();
+        await outside[Symbol.asyncDispose]();
+      },
+    };
+  }
+
+  test("an lsp_rename plan written after the swap is refused: nothing outside is written, nothing inside changes", async () => {
+    await using tree = await swappable();
+    const uri = (rel: string) => `file://${join(tree.dir.path, rel)}`;
+    const edit = (line: number, length: number) => ({ range: { start: { line, character: 0 }, end: { line, character: length } }, newText: "export const renamed = 1;" });
+    const plan = planWorkspaceEdit(tree.dir.path, {
+      changes: { [uri("pkg/mod.ts")]: [edit(0, 21)], [uri("top.ts")]: [edit(0, 0)] },
+    });
+    await tree.swap();
+    const attempt = writeFilesAtomically([...plan.writes].map(([path, content]) => ({ path, content })), plan.removals);
+    await expect(attempt).rejects.toBeInstanceOf(FolderSwapped);
+    await expect(attempt).rejects.toThrow("was replaced by a symlink after the path was checked, so nothing was written");
+    expect(await readFile(join(tree.outside.path, "mod.ts"), "utf8")).toBe("export const old = 1;\n");
+    expect(await readdir(tree.outside.path)).toEqual(["mod.ts"]); // no temp file left out there either
+    expect(await readFile(join(tree.dir.path, "top.ts"), "utf8")).toBe("import { old } from './pkg/mod';\n");
+  });
+
+  test("a new file below the swapped folder, and a removal through it, are refused the same way", async () => {
+    await using tree = await swappable();
+    const fresh = resolveInWorkdir(tree.dir.path, "pkg/deeper/new.ts");
+    const removed = resolveInWorkdir(tree.dir.path, "pkg/mod.ts");
+    await tree.swap();
+    await expect(writeFilesAtomically([{ path: fresh, content: "x" }])).rejects.toBeInstanceOf(FolderSwapped);
+    await expect(writeFilesAtomically([], [removed])).rejects.toBeInstanceOf(FolderSwapped);
+    expect(await readdir(tree.outside.path)).toEqual(["mod.ts"]);
+  });
+});
