@@ -132,13 +132,19 @@ export class ParsePool {
       slot.grammars.add(job.language);
     }
     const id = this.nextJob++;
-    return new Promise((resolve, reject) => {
-      slot.pending.set(id, { resolve, reject });
-      slot.worker.postMessage({ type: "job", id, job } satisfies ToWorker);
-      const cancel = () => slot.worker.postMessage({ type: "cancel", id } satisfies ToWorker);
-      if (signal?.aborted) cancel();
-      else signal?.addEventListener("abort", cancel, { once: true });
-    });
+    const cancel = () => slot.worker.postMessage({ type: "cancel", id } satisfies ToWorker);
+    try {
+      return await new Promise((resolve, reject) => {
+        slot.pending.set(id, { resolve, reject });
+        slot.worker.postMessage({ type: "job", id, job } satisfies ToWorker);
+        if (signal?.aborted) cancel();
+        else signal?.addEventListener("abort", cancel, { once: true });
+      });
+    } finally {
+      // A listener left behind keeps a call's signal alive as long as the run's (a composite signal
+      // with listeners lives while a source can still abort), and with it this job's file list.
+      signal?.removeEventListener("abort", cancel);
+    }
   }
 
   private startWorkers(): Promise<WorkerSlot[]> {
