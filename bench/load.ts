@@ -4,7 +4,8 @@
 // after round 1 and after round 2 (the leak check).
 // Usage: bun bench/load.ts [SECONDS=60] [SESSIONS=50] [THINK_MS=0]
 // LOAD_KINDS="ast_grep,lsp hover" keeps only those kinds (tools/list always stays); LOAD_ROUNDS=3
-// runs more rounds, to tell a filling cache from a leak.
+// runs more rounds, to tell a filling cache from a leak. LOAD_SIDECAR_FLAGS="--heap-prof-md" passes
+// runtime flags to the sidecar (profiles are written to its working directory when it exits).
 // THINK_MS=0 is a closed loop (each session calls again at once: saturation, so latency is about
 // SESSIONS / throughput); a think time models agents that call, read, then call again.
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -24,7 +25,7 @@ const ONLY = process.env.LOAD_KINDS?.split(",").map((k) => k.trim());
 /** A call that takes longer than this is counted as an error (the SDK's own default is 60 s). */
 const CALL_TIMEOUT_MS = 120_000;
 /** Settle time before reading RSS, so freed sessions and buffers can be collected. */
-const SETTLE_MS = 3_000;
+const SETTLE_MS = Number(process.env.LOAD_SETTLE_MS ?? 3_000);
 const TARGET_LIST_P99_MS = 20;
 const PYTHON = "/usr/bin/python3";
 const MARKER = "SIDECAR_LOAD_BENCH";
@@ -40,7 +41,7 @@ writeFileSync(
 );
 
 const marker = String(process.pid);
-const sidecar = await spawnSidecar([process.execPath, join(root, "src", "main.ts"), "serve", "--config", config], {
+const sidecar = await spawnSidecar([process.execPath, ...(process.env.LOAD_SIDECAR_FLAGS?.split(" ").filter(Boolean) ?? []), join(root, "src", "main.ts"), "serve", "--config", config], {
   env: { ...process.env, [MARKER]: marker },
 });
 const pid = sidecar.ready.pid;
