@@ -8,7 +8,9 @@ import type { Tool } from "../tool/define.ts";
 import { ToolRegistry } from "../tool/registry.ts";
 import { toolCatalog } from "../tools/catalog.ts";
 import { VERSION } from "../version.ts";
+import { collectGarbage } from "../platform/gc.ts";
 import { connectServices } from "./connect.ts";
+import { IdleReclaim } from "./idle-reclaim.ts";
 import { Lifecycle } from "./lifecycle.ts";
 import { harnessRoutes } from "./routes.ts";
 import type { RunServices } from "./services.ts";
@@ -51,12 +53,20 @@ export async function startRun(
   const services = connectServices(settings, runtime, lifecycle);
   const catalog = toolCatalog(services);
   const registry = new ToolRegistry(() => [...catalog(), ...(options.extraTools ?? [])]);
+  const reclaim = new IdleReclaim({
+    reclaim: () => {
+      collectGarbage(true);
+      services.syntax?.collectGarbage();
+    },
+  });
+  lifecycle.add("idle reclaim", async () => reclaim.close());
   const routes = harnessRoutes(services, registry, settings.surfaces.map(({ name, tiers }) => ({ name, tiers })));
   const { app, sessions } = createApp({
     registry,
     surfaces: settings.surfaces,
     identity: { name: "sidecar", version: VERSION },
     runSignal: shutdown.signal,
+    activity: reclaim,
     allowRemote: options.allowRemote,
     routes,
   });

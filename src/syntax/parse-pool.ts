@@ -103,6 +103,13 @@ export class ParsePool {
     });
   }
 
+  /** Has every worker collect its garbage fully once its current job is done (the run is idle). */
+  collectGarbage(): void {
+    void this.slots?.then((slots) => {
+      for (const slot of slots) if (!slot.crashed) slot.worker.postMessage({ type: "collect" } satisfies ToWorker);
+    });
+  }
+
   /** Starts the workers ahead of the first query (the tree-sitter runtime takes a moment to load). */
   prewarm(): void {
     void this.startWorkers();

@@ -1,5 +1,6 @@
 // Entry of a parse worker thread: holds its own tree-sitter runtime, grammars and parse cache,
 // and answers search jobs for the files the pool routes to it.
+import { collectGarbage } from "../platform/gc.ts";
 import { GrammarLoader } from "./grammars.ts";
 import { FileSearcher } from "./file-search.ts";
 import { ParseCache } from "./parse-cache.ts";
@@ -43,6 +44,9 @@ self.onmessage = (event) => {
       return;
     case "invalidate":
       queue = queue.then(() => searcher.invalidate(message.paths));
+      return;
+    case "collect":
+      queue = queue.then(() => collectGarbage(true));
       return;
     case "job":
       queue = queue.then(async () => {

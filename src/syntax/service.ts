@@ -80,6 +80,11 @@ export class SyntaxService {
     this.pool.prewarm();
   }
 
+  /** The run is idle: parse workers collect their garbage (each holds its own heap). */
+  collectGarbage(): void {
+    this.pool.collectGarbage();
+  }
+
   get fallbackReason(): string | undefined {
     return this.pool.fallbackReason;
   }

@@ -6,7 +6,9 @@ export type ToWorker =
   | { type: "grammar"; id: string; bytes: Uint8Array }
   | { type: "job"; id: number; job: SearchJob }
   | { type: "invalidate"; paths: string[] }
-  | { type: "cancel"; id: number };
+  | { type: "cancel"; id: number }
+  /** The run is idle: collect garbage fully, between jobs. */
+  | { type: "collect" };
 
 export type FromWorker =
   | { type: "ready" }
