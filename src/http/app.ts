@@ -3,7 +3,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ToolRegistry, Surface } from "../tool/registry.ts";
 import { bearerToken, isLoopbackHost, isLoopbackOrigin, matchToken } from "./guard.ts";
-import { McpSessions, type ServerIdentity } from "./mcp-sessions.ts";
+import { McpSessions, type CallActivity, type ServerIdentity } from "./mcp-sessions.ts";
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -31,6 +31,8 @@ export interface AppOptions {
   surfaces: readonly SurfaceToken[];
   identity: ServerIdentity;
   runSignal: AbortSignal;
+  /** Hears each tool call start and end. */
+  activity?: CallActivity;
   /** Skip the loopback Host/Origin checks (only with --allow-remote). */
   allowRemote?: boolean;
   routes?: readonly HarnessRoute[];
@@ -39,7 +41,7 @@ export interface AppOptions {
 type Env = { Variables: { surface: SurfaceToken } };
 
 export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpSessions } {
-  const sessions = new McpSessions(options.registry, options.identity, options.runSignal);
+  const sessions = new McpSessions(options.registry, options.identity, options.runSignal, options.activity);
   const app = new Hono<Env>();
 
   app.onError((error, c) => {
@@ -105,7 +107,7 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
     }
     const session = sessionFor(c, sessions);
     if (session instanceof Response) return session;
-    return session.transport.handleRequest(c.req.raw, { parsedBody: body });
+    return sessions.answerToolsList(session, body, c.req.raw.headers) ?? session.transport.handleRequest(c.req.raw, { parsedBody: body });
   });
 
   app.notFound((c) => c.json({ error: `No route ${c.req.method} ${c.req.path}. The MCP endpoint is /mcp.` }, 404));
