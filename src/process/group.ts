@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { groupAlive } from "../platform/group-alive.ts";
 import { watchForOrphaning } from "../platform/orphan-watch.ts";
+import { lowerProcessPriority } from "../platform/priority.ts";
 import { treeKiller, type TreeSignal } from "../platform/process-tree.ts";
 import { killTagged, tagEnvironment } from "../platform/tree-tag.ts";
 
@@ -20,11 +21,19 @@ const treeTags = new WeakMap<ChildProcess, string>();
  * Spawns `command` as the leader of a new process group, so the whole tree can be signalled, and
  * watched so that the group dies with the sidecar even if the sidecar is SIGKILLed.
  */
+/**
+ * Nice value of every child (language servers, debug adapters, kernels, workers): the sidecar's
+ * main thread answers every request, so a child indexing or looping must not take its core. It is
+ * set just after spawn, so what a child forks in its very first instant keeps the default.
+ */
+export const CHILD_NICE = 5;
+
 export function spawnGroup(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
   const { tag, env } = tagEnvironment(options.env);
   const child = spawn(command, args, { windowsHide: true, ...options, env, detached: killer.detachChildren });
   treeTags.set(child, tag);
   watchForOrphaning(child, tag);
+  if (child.pid !== undefined) lowerProcessPriority(child.pid, CHILD_NICE);
   return child;
 }
 

@@ -1,6 +1,7 @@
 // Entry of a parse worker thread: holds its own tree-sitter runtime, grammars and parse cache,
 // and answers search jobs for the files the pool routes to it.
 import { collectGarbage } from "../platform/gc.ts";
+import { lowerThisThreadPriority } from "../platform/priority.ts";
 import { GrammarLoader } from "./grammars.ts";
 import { FileSearcher } from "./file-search.ts";
 import { ParseCache } from "./parse-cache.ts";
@@ -8,6 +9,10 @@ import { PatternError } from "./pattern.ts";
 import type { FromWorker, ToWorker } from "./worker-protocol.ts";
 
 declare const self: { onmessage: ((event: MessageEvent<ToWorker>) => void) | null; postMessage(message: FromWorker): void };
+
+/** Nice value of parse workers: the main thread, which every request waits on, comes first. */
+const WORKER_NICE = 10;
+lowerThisThreadPriority(WORKER_NICE);
 
 let runtimeWasm: Uint8Array | undefined;
 const cancelled = new Set<number>();

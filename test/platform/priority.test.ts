@@ -1,0 +1,40 @@
+// The main thread comes first: parse workers run at a lower thread priority and every child the
+// sidecar spawns at a lower process priority, so neither can keep a request waiting for a core.
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { CHILD_NICE, spawnGroup, stopGroup } from "../../src/process/group.ts";
+import { connectSyntax } from "../../src/syntax/connect.ts";
+import { bunPrimitives } from "../../src/runtime/bun.ts";
+import { Lifecycle } from "../../src/run/lifecycle.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+
+/** The nice value of a process, or of one thread of this process. */
+function niceOf(pid: number, tid?: number): number {
+  const path = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
+  return Number(readFileSync(path, "utf8").split(") ")[1]!.split(" ")[16]);
+}
+
+describe.if(process.platform === "linux")("priorities", () => {
+  test("a spawned child, and what it starts afterwards, run at CHILD_NICE", async () => {
+    // The priority is set just after spawn, so a fork in the child's first instant would escape it;
+    // servers and kernels start their helpers later than that.
+    const child = spawnGroup("sh", ["-c", "sleep 0.3; sleep 30 & echo $!; wait"], { stdio: ["ignore", "pipe", "ignore"] });
+    const grandchild = Number(await new Promise<string>((resolve) => child.stdout!.once("data", (d: Buffer) => resolve(d.toString()))));
+    expect(niceOf(child.pid!)).toBe(CHILD_NICE);
+    expect(niceOf(grandchild)).toBe(CHILD_NICE);
+    expect(niceOf(process.pid)).toBe(0);
+    await stopGroup(child);
+  });
+
+  test("parse workers run below the main thread", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.py": "x = 1\n" });
+    const lifecycle = new Lifecycle();
+    const syntax = connectSyntax(dir.path, {}, bunPrimitives, lifecycle);
+    await syntax.search({ pattern: "$X = 1", language: "python" }); // the workers are up once it answers
+    const nices = readdirSync(`/proc/${process.pid}/task`).map((tid) => niceOf(process.pid, Number(tid)));
+    expect(nices.filter((nice) => nice === 10).length).toBeGreaterThanOrEqual(1);
+    expect(niceOf(process.pid, process.pid)).toBe(0);
+    await lifecycle.close();
+  });
+});
