@@ -3,27 +3,29 @@
 // two rounds. Prints throughput, p50/p99 per kind, errors, crashes, and the sidecar's RSS before,
 // after round 1 and after round 2 (the leak check).
 // Usage: bun bench/load.ts [SECONDS=60] [SESSIONS=50] [THINK_MS=0]
-// LOAD_KINDS="ast_grep,lsp hover" keeps only those kinds (tools/list always stays); LOAD_ROUNDS=3
-// runs more rounds, to tell a filling cache from a leak. LOAD_SIDECAR_FLAGS="--heap-prof-md" passes
-// runtime flags to the sidecar (profiles are written to its working directory when it exits).
 // THINK_MS=0 is a closed loop (each session calls again at once: saturation, so latency is about
 // SESSIONS / throughput); a think time models agents that call, read, then call again.
+// The sessions run in LOAD_PROCESSES client processes (default 5, as separate agents would), and
+// a tools/list probe runs in one more (bench/list-probe.ts). LOAD_KINDS="ast_grep,lsp hover" keeps
+// only those kinds (tools/list always stays); LOAD_ROUNDS=3 runs more rounds, to tell a filling
+// cache from a leak; LOAD_SETTLE_MS sets the pause before each RSS reading (default 3000);
+// LOAD_SIDECAR_FLAGS="--heap-prof-md" passes runtime flags to the sidecar (profiles are written to
+// its working directory when it exits).
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
 import { processesWithMarker, waitForNoLeftovers } from "../build/leftovers.ts";
+import type { LoadClientJob } from "./load-client.ts";
+import { loadKinds, type Tally } from "./load-kinds.ts";
 import { ms, percentile } from "./stats.ts";
 
 const SECONDS = Number(process.argv[2] ?? 60);
 const SESSIONS = Number(process.argv[3] ?? 50);
 const THINK_MS = Number(process.argv[4] ?? 0);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 2);
+const PROCESSES = Math.max(1, Math.min(SESSIONS, Number(process.env.LOAD_PROCESSES ?? 5)));
 const ONLY = process.env.LOAD_KINDS?.split(",").map((k) => k.trim());
-/** A call that takes longer than this is counted as an error (the SDK's own default is 60 s). */
-const CALL_TIMEOUT_MS = 120_000;
 /** Settle time before reading RSS, so freed sessions and buffers can be collected. */
 const SETTLE_MS = Number(process.env.LOAD_SETTLE_MS ?? 3_000);
 const TARGET_LIST_P99_MS = 20;
@@ -41,65 +43,11 @@ writeFileSync(
 );
 
 const marker = String(process.pid);
-const sidecar = await spawnSidecar([process.execPath, ...(process.env.LOAD_SIDECAR_FLAGS?.split(" ").filter(Boolean) ?? []), join(root, "src", "main.ts"), "serve", "--config", config], {
-  env: { ...process.env, [MARKER]: marker },
-});
+const sidecar = await spawnSidecar(
+  [process.execPath, ...(process.env.LOAD_SIDECAR_FLAGS?.split(" ").filter(Boolean) ?? []), join(root, "src", "main.ts"), "serve", "--config", config],
+  { env: { ...process.env, [MARKER]: marker } },
+);
 const pid = sidecar.ready.pid;
-
-interface Kind {
-  name: string;
-  surfaces: readonly string[];
-  weight: number;
-  call(client: Client, session: number, sequence: number): Promise<object>;
-}
-
-/** Python cells append their id, so the end of the run can prove no answered cell was lost. */
-const answeredCells = { python: 0, javascript: 0 };
-const evalCall = (language: "python" | "javascript") => async (client: Client, session: number, sequence: number) => {
-  const code = language === "python" ? `_seen.append(${session * 1e6 + sequence}); len(_seen)` : `globalThis.seen.push(${session * 1e6 + sequence}); seen.length`;
-  const result = await client.callTool({ name: "eval", arguments: { code, description: "load bench cell counting its calls", language } }, undefined, {
-    timeout: CALL_TIMEOUT_MS,
-    resetTimeoutOnProgress: true,
-    onprogress: () => {},
-  });
-  if (!result.isError) answeredCells[language]++;
-  return result;
-};
-
-const fixtureLine = (file: string, needle: string) => readFileSync(join(workdir, file), "utf8").split("\n").findIndex((l) => l.includes(needle)) + 1;
-const hoverFile = "src/tool/budget.ts";
-const hoverLine = fixtureLine(hoverFile, "export function capList");
-const definitionFile = "src/run/start.ts";
-const definitionLine = fixtureLine(definitionFile, "const services = connectServices(");
-
-const KINDS: Kind[] = [
-  // Raw tools/list: the SDK's listTools() also compiles an output-schema validator per tool on the
-  // client, which on this shared machine costs more CPU than the server's answer.
-  { name: "tools/list", surfaces: ["default", "plan"], weight: 4, call: async (c) => (await c.request({ method: "tools/list" }, ListToolsResultSchema), {}) },
-  { name: "eval python", surfaces: ["default"], weight: 1, call: evalCall("python") },
-  { name: "eval javascript", surfaces: ["default"], weight: 1, call: evalCall("javascript") },
-  {
-    name: "ast_grep",
-    surfaces: ["default", "plan"],
-    weight: 1,
-    call: (c) => c.callTool({ name: "ast_grep", arguments: { pattern: "await $X.close()", language: "typescript" } }, undefined, { timeout: CALL_TIMEOUT_MS }),
-  },
-  {
-    name: "lsp hover",
-    surfaces: ["default", "plan"],
-    weight: 1,
-    call: (c) => c.callTool({ name: "lsp", arguments: { action: "hover", file: hoverFile, line: hoverLine, symbol: "capList" } }, undefined, { timeout: CALL_TIMEOUT_MS }),
-  },
-  {
-    name: "lsp definition",
-    surfaces: ["default", "plan"],
-    weight: 1,
-    call: (c) =>
-      c.callTool({ name: "lsp", arguments: { action: "definition", file: definitionFile, line: definitionLine, symbol: "connectServices" } }, undefined, {
-        timeout: CALL_TIMEOUT_MS,
-      }),
-  },
-];
 
 function rss(): { rssMb: number; peakMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -119,54 +67,35 @@ function alive(): boolean {
 
 const admin = await sidecar.connect("default");
 const registered = new Set((await admin.listTools()).tools.map((t) => t.name));
-const kinds = KINDS.filter(
-  (k) => k.name === "tools/list" || (registered.has(k.name.split(" ")[0]!) && (!ONLY || ONLY.includes(k.name))),
-);
-const missing = KINDS.filter((k) => !kinds.includes(k)).map((k) => k.name);
+const allKinds = loadKinds(workdir);
+const kinds = allKinds.filter((k) => k.name === "tools/list" || (registered.has(k.name.split(" ")[0]!) && (!ONLY || ONLY.includes(k.name))));
+const missing = allKinds.filter((k) => !kinds.includes(k)).map((k) => k.name);
 if (missing.length) console.log(`left out (not registered, or not in LOAD_KINDS): ${missing.join(", ")}`);
 
 // Warm-up: start both kernels, the language server and the parser once, so the baseline holds them.
 await admin.callTool({ name: "eval", arguments: { code: "_seen = []", description: "load bench warm-up of the kernel" } });
 await admin.callTool({ name: "eval", arguments: { code: "globalThis.seen = []", description: "load bench warm-up of the kernel", language: "javascript" } });
 for (const kind of kinds) await kind.call(admin, 0, 0).catch(() => {});
-answeredCells.python = answeredCells.javascript = 0;
 await admin.callTool({ name: "eval", arguments: { code: "_seen.clear()", description: "load bench clears the cell ledger" } });
 await admin.callTool({ name: "eval", arguments: { code: "seen.length = 0", description: "load bench clears the cell ledger", language: "javascript" } });
 await Bun.sleep(SETTLE_MS);
 const before = rss();
-console.log(`sidecar pid ${pid}; ${SESSIONS} sessions (${Math.ceil(SESSIONS / 2)} default, ${Math.floor(SESSIONS / 2)} plan) for ${SECONDS} s × ${ROUNDS} rounds, think time ${THINK_MS} ms`);
+console.log(
+  `sidecar pid ${pid}; ${SESSIONS} sessions (${Math.ceil(SESSIONS / 2)} default, ${Math.floor(SESSIONS / 2)} plan) in ${PROCESSES} client process(es), ` +
+    `for ${SECONDS} s × ${ROUNDS} rounds, think time ${THINK_MS} ms`,
+);
 console.log(`kinds: ${kinds.map((k) => `${k.name}×${k.weight}`).join(", ")}`);
 console.log(`RSS before: ${before.rssMb.toFixed(1)} MB`);
+const answeredCells = { python: 0, javascript: 0 };
 
-interface Tally {
-  latencies: Map<string, number[]>;
-  errors: Map<string, string[]>;
-  calls: number;
-}
-
-async function session(index: number, deadline: number, tally: Tally): Promise<void> {
-  const surface = index % 2 === 0 ? "default" : "plan";
-  const mine = kinds.flatMap((k) => (k.surfaces.includes(surface) ? Array<Kind>(k.weight).fill(k) : []));
-  const client = await sidecar.connect(surface);
-  let sequence = 0;
-  try {
-    while (Date.now() < deadline && alive()) {
-      const kind = mine[Math.floor(Math.random() * mine.length)]!;
-      sequence++;
-      const started = performance.now();
-      try {
-        const result = (await kind.call(client, index + 1, sequence)) as { isError?: boolean; content?: unknown };
-        if (result.isError) throw new Error(JSON.stringify(result.content).slice(0, 300));
-        tally.latencies.get(kind.name)!.push(performance.now() - started);
-      } catch (error) {
-        tally.errors.get(kind.name)!.push((error as Error).message.slice(0, 300));
-      }
-      tally.calls++;
-      if (THINK_MS) await Bun.sleep(THINK_MS * (0.5 + Math.random()));
-    }
-  } finally {
-    await client.close();
-  }
+/** Runs one client process over `sessions` until `deadline`; its tally, or an error per session if it failed. */
+async function clientProcess(sessions: number[], deadline: number): Promise<Tally> {
+  const job: LoadClientJob = { url: sidecar.ready.url, tokens: sidecar.ready.surfaces, workdir, sessions, kinds: kinds.map((k) => k.name), deadline, thinkMs: THINK_MS };
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "load-client.ts"), JSON.stringify(job)], { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (code === 0) return JSON.parse(out) as Tally;
+  const failed: Tally = { latencies: {}, errors: { "tools/list": sessions.map(() => `client process exited ${code}: ${err.slice(-300)}`) }, calls: 0, answered: { python: 0, javascript: 0 } };
+  return failed;
 }
 
 /** tools/list latencies seen by a probe in its own process (bench/list-probe.ts) during the round. */
@@ -180,26 +109,30 @@ async function probeList(seconds: number): Promise<number[]> {
 }
 
 async function round(number: number): Promise<void> {
-  const tally: Tally = { latencies: new Map(kinds.map((k) => [k.name, []])), errors: new Map(kinds.map((k) => [k.name, []])), calls: 0 };
   const started = performance.now();
   const cpuBefore = cpuSeconds();
   const deadline = Date.now() + SECONDS * 1000;
-  const probe = probeList(SECONDS);
-  await Promise.all(Array.from({ length: SESSIONS }, (_, i) => session(i, deadline, tally)));
-  const probed = await probe;
+  const shares = Array.from({ length: PROCESSES }, (_, p) => Array.from({ length: SESSIONS }, (_, i) => i).filter((i) => i % PROCESSES === p));
+  const [probed, ...tallies] = await Promise.all([probeList(SECONDS), ...shares.map((share) => clientProcess(share, deadline))]);
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSeconds() - cpuBefore;
-  console.log(`\nround ${number}: ${tally.calls} calls in ${seconds.toFixed(1)} s = ${(tally.calls / seconds).toFixed(1)} calls/s`);
-  console.log(`  sidecar CPU ${cpu.toFixed(1)} s (${((cpu / seconds) * 100).toFixed(0)}% of one core; ${((cpu * 1000) / tally.calls).toFixed(2)} ms per call)`);
+  const merged = (pick: (t: Tally) => Record<string, unknown[]>, name: string) => tallies.flatMap((t) => pick(t)[name] ?? []);
+  const calls = tallies.reduce((n, t) => n + t.calls, 0);
+  for (const t of tallies) {
+    answeredCells.python += t.answered.python;
+    answeredCells.javascript += t.answered.javascript;
+  }
+  console.log(`\nround ${number}: ${calls} calls in ${seconds.toFixed(1)} s = ${(calls / seconds).toFixed(1)} calls/s`);
+  console.log(`  sidecar CPU ${cpu.toFixed(1)} s (${((cpu / seconds) * 100).toFixed(0)}% of one core; ${((cpu * 1000) / calls).toFixed(2)} ms per call)`);
   for (const kind of kinds) {
-    const times = tally.latencies.get(kind.name)!;
-    const errors = tally.errors.get(kind.name)!;
+    const times = merged((t) => t.latencies, kind.name) as number[];
+    const errors = merged((t) => t.errors, kind.name) as string[];
     console.log(
       `  ${kind.name.padEnd(16)} ${String(times.length).padStart(6)} ok  p50 ${ms(percentile(times, 50)).padStart(9)}  p99 ${ms(percentile(times, 99)).padStart(9)}  errors ${errors.length}`,
     );
     for (const message of [...new Set(errors)].slice(0, 3)) console.log(`      ${message}`);
   }
-  const list = tally.latencies.get("tools/list")!;
+  const list = merged((t) => t.latencies, "tools/list") as number[];
   console.log(`  tools/list p99 ${ms(percentile(list, 99))} vs the ${TARGET_LIST_P99_MS} ms target: ${(percentile(list, 99) / TARGET_LIST_P99_MS).toFixed(2)}× (seen by the loaded sessions)`);
   console.log(
     `  tools/list probe in its own process, every 50 ms: ${probed.length} calls, p50 ${ms(percentile(probed, 50))}, p99 ${ms(percentile(probed, 99))} ` +

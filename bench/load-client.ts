@@ -1,0 +1,59 @@
+// One load-generating process of the load bench: runs its share of the sessions against a running
+// sidecar until the deadline and prints its tally as one JSON line. Spreading the sessions over
+// several processes keeps one client's event loop from queueing every session's answers (as
+// separate agents would be separate processes).
+// Usage (by bench/load.ts): bun bench/load-client.ts '<JSON LoadClientJob>'
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { loadKinds, type Kind, type Tally } from "./load-kinds.ts";
+
+export interface LoadClientJob {
+  url: string;
+  tokens: Record<string, string>;
+  workdir: string;
+  /** Global session numbers this process runs; even ones use the default surface, odd ones plan. */
+  sessions: number[];
+  kinds: string[];
+  deadline: number;
+  thinkMs: number;
+}
+
+const job = JSON.parse(process.argv[2] ?? "") as LoadClientJob;
+const kinds = loadKinds(job.workdir).filter((k) => job.kinds.includes(k.name));
+const tally: Tally = {
+  latencies: Object.fromEntries(kinds.map((k) => [k.name, []])),
+  errors: Object.fromEntries(kinds.map((k) => [k.name, []])),
+  calls: 0,
+  answered: { python: 0, javascript: 0 },
+};
+
+async function session(index: number): Promise<void> {
+  const surface = index % 2 === 0 ? "default" : "plan";
+  const mine = kinds.flatMap((k) => (k.surfaces.includes(surface) ? Array<Kind>(k.weight).fill(k) : []));
+  const client = new Client({ name: "sidecar-load", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(job.url), { requestInit: { headers: { Authorization: `Bearer ${job.tokens[surface]}` } } }));
+  let sequence = 0;
+  try {
+    while (Date.now() < job.deadline) {
+      const kind = mine[Math.floor(Math.random() * mine.length)]!;
+      sequence++;
+      const started = performance.now();
+      try {
+        const result = (await kind.call(client, index + 1, sequence)) as { isError?: boolean; content?: unknown };
+        if (result.isError) throw new Error(JSON.stringify(result.content).slice(0, 300));
+        tally.latencies[kind.name]!.push(performance.now() - started);
+        if (kind.name === "eval python") tally.answered.python++;
+        if (kind.name === "eval javascript") tally.answered.javascript++;
+      } catch (error) {
+        tally.errors[kind.name]!.push((error as Error).message.slice(0, 300));
+      }
+      tally.calls++;
+      if (job.thinkMs) await Bun.sleep(job.thinkMs * (0.5 + Math.random()));
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+await Promise.all(job.sessions.map(session));
+console.log(JSON.stringify(tally));
