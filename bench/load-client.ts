@@ -14,6 +14,8 @@ export interface LoadClientJob {
   /** Global session numbers this process runs; even ones use the default surface, odd ones plan. */
   sessions: number[];
   kinds: string[];
+  /** When measuring begins (ms since epoch): sessions connect and warm up before it, unrecorded. */
+  start: number;
   deadline: number;
   thinkMs: number;
 }
@@ -32,6 +34,9 @@ async function session(index: number): Promise<void> {
   const mine = kinds.flatMap((k) => (k.surfaces.includes(surface) ? Array<Kind>(k.weight).fill(k) : []));
   const client = new Client({ name: "sidecar-load", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(job.url), { requestInit: { headers: { Authorization: `Bearer ${job.tokens[surface]}` } } }));
+  // Process start, connecting and the client's first JIT passes are the client's cost, not the load's.
+  await mine.find((k) => k.name === "tools/list")!.call(client, index + 1, 0);
+  await Bun.sleep(Math.max(0, job.start - Date.now()));
   let sequence = 0;
   try {
     while (Date.now() < job.deadline) {

@@ -29,6 +29,8 @@ const ONLY = process.env.LOAD_KINDS?.split(",").map((k) => k.trim());
 /** Settle time before reading RSS, so freed sessions and buffers can be collected. */
 const SETTLE_MS = Number(process.env.LOAD_SETTLE_MS ?? 3_000);
 const TARGET_LIST_P99_MS = 20;
+/** Client processes start, connect and warm up before each round's measured window opens. */
+const CLIENT_WARM_UP_MS = 5_000;
 const PYTHON = "/usr/bin/python3";
 const MARKER = "SIDECAR_LOAD_BENCH";
 
@@ -89,8 +91,8 @@ console.log(`RSS before: ${before.rssMb.toFixed(1)} MB`);
 const answeredCells = { python: 0, javascript: 0 };
 
 /** Runs one client process over `sessions` until `deadline`; its tally, or an error per session if it failed. */
-async function clientProcess(sessions: number[], deadline: number): Promise<Tally> {
-  const job: LoadClientJob = { url: sidecar.ready.url, tokens: sidecar.ready.surfaces, workdir, sessions, kinds: kinds.map((k) => k.name), deadline, thinkMs: THINK_MS };
+async function clientProcess(sessions: number[], start: number, deadline: number): Promise<Tally> {
+  const job: LoadClientJob = { url: sidecar.ready.url, tokens: sidecar.ready.surfaces, workdir, sessions, kinds: kinds.map((k) => k.name), start, deadline, thinkMs: THINK_MS };
   const child = Bun.spawn([process.execPath, join(import.meta.dir, "load-client.ts"), JSON.stringify(job)], { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   if (code === 0) return JSON.parse(out) as Tally;
@@ -99,8 +101,8 @@ async function clientProcess(sessions: number[], deadline: number): Promise<Tall
 }
 
 /** tools/list latencies seen by a probe in its own process (bench/list-probe.ts) during the round. */
-async function probeList(seconds: number): Promise<number[]> {
-  const probe = Bun.spawn([process.execPath, join(import.meta.dir, "list-probe.ts"), sidecar.ready.url, sidecar.ready.surfaces.default!, String(seconds)], {
+async function probeList(start: number, seconds: number): Promise<number[]> {
+  const probe = Bun.spawn([process.execPath, join(import.meta.dir, "list-probe.ts"), sidecar.ready.url, sidecar.ready.surfaces.default!, String(seconds), "50", String(start)], {
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -109,11 +111,14 @@ async function probeList(seconds: number): Promise<number[]> {
 }
 
 async function round(number: number): Promise<void> {
+  const start = Date.now() + CLIENT_WARM_UP_MS;
+  const deadline = start + SECONDS * 1000;
+  const shares = Array.from({ length: PROCESSES }, (_, p) => Array.from({ length: SESSIONS }, (_, i) => i).filter((i) => i % PROCESSES === p));
+  const running = Promise.all([probeList(start, SECONDS), ...shares.map((share) => clientProcess(share, start, deadline))]);
+  await Bun.sleep(start - Date.now());
   const started = performance.now();
   const cpuBefore = cpuSeconds();
-  const deadline = Date.now() + SECONDS * 1000;
-  const shares = Array.from({ length: PROCESSES }, (_, p) => Array.from({ length: SESSIONS }, (_, i) => i).filter((i) => i % PROCESSES === p));
-  const [probed, ...tallies] = await Promise.all([probeList(SECONDS), ...shares.map((share) => clientProcess(share, deadline))]);
+  const [probed, ...tallies] = await running;
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSeconds() - cpuBefore;
   const merged = (pick: (t: Tally) => Record<string, unknown[]>, name: string) => tallies.flatMap((t) => pick(t)[name] ?? []);
