@@ -7,7 +7,7 @@
 /** How long the run must have no call in flight before memory is reclaimed. */
 export const IDLE_MS = 1_000;
 /** Growth over the settled RSS that makes a reclaim worth its pause (a full collection takes tens of ms). */
-export const RECLAIM_GROWTH_BYTES = 16 * 2 ** 20;
+export const RECLAIM_GROWTH_BYTES = 8 * 2 ** 20;
 /** After a reclaim, how long until RSS is read as the new settled level (workers collect on their own time). */
 const SETTLE_MS = 2_000;
 
