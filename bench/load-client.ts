@@ -27,7 +27,20 @@ const tally: Tally = {
   errors: Object.fromEntries(kinds.map((k) => [k.name, []])),
   calls: 0,
   answered: { python: 0, javascript: 0 },
+  clientLagMs: [],
 };
+
+/** Samples this process's event-loop lag during the measured window. */
+function sampleLag(): () => void {
+  let expected = performance.now() + LAG_TICK_MS;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (Date.now() >= job.start) tally.clientLagMs.push(Math.max(0, now - expected));
+    expected = now + LAG_TICK_MS;
+  }, LAG_TICK_MS);
+  return () => clearInterval(timer);
+}
+const LAG_TICK_MS = 10;
 
 async function session(index: number): Promise<void> {
   const surface = index % 2 === 0 ? "default" : "plan";
@@ -60,5 +73,7 @@ async function session(index: number): Promise<void> {
   }
 }
 
+const stopLag = sampleLag();
 await Promise.all(job.sessions.map(session));
+stopLag();
 console.log(JSON.stringify(tally));

@@ -67,4 +67,6 @@ export interface Tally {
   calls: number;
   /** Cells answered ok per language, to check against the kernels' ledgers. */
   answered: { python: number; javascript: number };
+  /** How late a 10 ms timer fired in the client process (ms): its own event-loop stalls, which every session's latency includes. */
+  clientLagMs: number[];
 }
