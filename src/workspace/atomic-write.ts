@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { chmod, lstat, mkdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { sameFilePath } from "../platform/file-names.ts";
 
 export interface FileChange {
   /** Absolute path. */
@@ -110,7 +111,8 @@ async function refuseSwappedFolders(paths: readonly string[]): Promise<void> {
   const swapped: string[] = [];
   for (const path of paths) {
     const folder = await deepestExisting(dirname(path));
-    if ((await realpath(folder).catch(() => undefined)) !== folder) swapped.push(path);
+    const real = await realpath(folder).catch(() => undefined);
+    if (real === undefined || !sameFilePath(real, folder)) swapped.push(path);
   }
   if (swapped.length > 0) throw new FolderSwapped(swapped);
 }
