@@ -120,7 +120,10 @@ export class FileSearcher {
       if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return undefined;
       text = bytes.toString("utf8");
     }
-    if (!pattern.literals.every((literal) => text.includes(literal))) return undefined;
+    if (!pattern.literals.every((literal) => text.includes(literal))) {
+      if (!cached) this.cache.put({ ...file, language: job.language, text });
+      return undefined;
+    }
     stats.candidates++;
     let tree = cached?.tree;
     if (tree) stats.cached++;
@@ -129,6 +132,7 @@ export class FileSearcher {
       if (!parsed) return { path: file.path, count: 0, matches: [], skipped: "the parser gave up on it" };
       tree = parsed;
       stats.parsed++;
+      if (cached) cached.tree = parsed;
     }
     let matches: NodeMatch[];
     try {

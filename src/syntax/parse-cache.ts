@@ -1,4 +1,6 @@
-// Parse trees kept for the run, keyed by (path, size, mtime), bounded by source size (LRU).
+// Parse trees kept for the run, keyed by (path, size, mtime), bounded by source size (LRU). A file
+// read but not parsed (none of a pattern's words in it) is kept as text alone, so the next search
+// checks it again without touching the disk; it gets its tree once a search needs one.
 import type { Tree } from "web-tree-sitter";
 
 export interface ParsedFile {
@@ -7,7 +9,8 @@ export interface ParsedFile {
   mtimeMs: number;
   language: string;
   text: string;
-  tree: Tree;
+  /** Absent until a search needed the file parsed. */
+  tree?: Tree;
 }
 
 /** Trees cost roughly ten times their source in WASM memory; the bound counts source characters. */
@@ -35,7 +38,7 @@ export class ParseCache {
   put(entry: ParsedFile): void {
     this.invalidate(entry.path);
     if (entry.text.length > this.maxChars) {
-      entry.tree.delete();
+      entry.tree?.delete();
       return;
     }
     this.entries.set(entry.path, entry);
@@ -44,7 +47,7 @@ export class ParseCache {
       if (this.chars <= this.maxChars) break;
       this.entries.delete(path);
       this.chars -= oldest.text.length;
-      oldest.tree.delete();
+      oldest.tree?.delete();
     }
   }
 
@@ -53,7 +56,7 @@ export class ParseCache {
     if (!entry) return;
     this.entries.delete(path);
     this.chars -= entry.text.length;
-    entry.tree.delete();
+    entry.tree?.delete();
   }
 
   clear(): void {
