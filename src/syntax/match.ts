@@ -36,7 +36,7 @@ export interface NodeMatch {
  */
 export function findMatches(root: Node, pattern: Pattern, source?: string): NodeMatch[] {
   const goal = pattern.root;
-  const occurrences = source === undefined ? undefined : rarestLiteralOffsets(source, pattern.literals);
+  const occurrences = source === undefined ? undefined : rarestLiteralOffsets(source, pattern.literals, pattern.wordLiterals);
   const candidates = candidateNodes(root, goal.kind === "meta" ? undefined : goal.type, occurrences);
   const matches: NodeMatch[] = [];
   const steps = { left: MAX_MATCH_STEPS };
@@ -47,18 +47,32 @@ export function findMatches(root: Node, pattern: Pattern, source?: string): Node
   return matches.sort((a, b) => a.node.startIndex - b.node.startIndex || b.end - a.end);
 }
 
-/** Start offsets of the literal occurring least often, or undefined when the pattern has none. */
-function rarestLiteralOffsets(source: string, literals: readonly string[]): number[] | undefined {
+/**
+ * Start offsets of the literal occurring least often, or undefined when the pattern has none. A
+ * keyword or identifier counts only where it stands as a whole word (`as`, not the `as` in `class`).
+ */
+function rarestLiteralOffsets(source: string, literals: readonly string[], words: readonly string[]): number[] | undefined {
   let best: number[] | undefined;
   for (const literal of literals) {
+    const whole = words.includes(literal);
     const offsets: number[] = [];
     for (let at = source.indexOf(literal); at !== -1; at = source.indexOf(literal, at + literal.length)) {
+      if (whole && !standsAlone(source, at, literal.length)) continue;
       offsets.push(at);
       if (best && offsets.length >= best.length) break;
     }
     if (!best || offsets.length < best.length) best = offsets;
   }
   return best;
+}
+
+/** No ASCII word character right before or after the span. */
+function standsAlone(source: string, at: number, length: number): boolean {
+  return !isWordCode(source.charCodeAt(at - 1)) && !isWordCode(source.charCodeAt(at + length));
+}
+
+function isWordCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 
 function holdsOffset(offsets: readonly number[], start: number, end: number): boolean {

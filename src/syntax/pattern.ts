@@ -14,6 +14,12 @@ export interface Pattern {
   context: ContextName;
   /** Literal token texts every match must contain: files lacking one are never parsed. */
   literals: string[];
+  /**
+   * The literals that are keywords or identifiers. Such a token is always a whole word in the
+   * source (the lexer takes the longest word), so only its whole-word occurrences can be part of a
+   * match: `as` inside `class` is not one.
+   */
+  wordLiterals: string[];
   /** Names of binding metavariables, in order of appearance. */
   metavariables: string[];
   /**
@@ -61,10 +67,20 @@ export function compilePattern(language: string, source: string, parser: Parser)
       }
       const root = toPatternNode(target, end, meta);
       const literals = new Set<string>();
+      const wordLiterals = new Set<string>();
       const metavariables: string[] = [];
-      collect(root, literals, metavariables);
+      collect(root, literals, wordLiterals, metavariables);
       const endsBeforeTerminator = target.endIndex > end;
-      return { language, source: fragment, root, context: scaffold.context, literals: [...literals], metavariables, endsBeforeTerminator };
+      return {
+        language,
+        source: fragment,
+        root,
+        context: scaffold.context,
+        literals: [...literals],
+        wordLiterals: [...wordLiterals],
+        metavariables,
+        endsBeforeTerminator,
+      };
     } finally {
       tree.delete();
     }
@@ -142,12 +158,15 @@ function toPatternNode(node: Node, fragmentEnd: number, meta: (text: string) => 
   return { kind: "node", type: node.type, children };
 }
 
-function collect(node: PatternNode, literals: Set<string>, names: string[]): void {
+function collect(node: PatternNode, literals: Set<string>, words: Set<string>, names: string[]): void {
   if (node.kind === "meta") {
     if (node.binds && !names.includes(node.name)) names.push(node.name);
   } else if (node.kind === "leaf") {
     if (/\w/.test(node.text)) literals.add(node.text);
+    // A keyword is a leaf whose type is its own text; string contents and the like are neither.
+    const keywordOrName = node.type === node.text || node.type.includes("identifier");
+    if (keywordOrName && /^[A-Za-z_][A-Za-z0-9_]*$/.test(node.text)) words.add(node.text);
   } else {
-    for (const child of node.children) collect(child, literals, names);
+    for (const child of node.children) collect(child, literals, words, names);
   }
 }

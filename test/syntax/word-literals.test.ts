@@ -1,0 +1,39 @@
+// Subtrees are searched only around occurrences of the pattern's rarest word; a keyword or an
+// identifier counts only where it stands as a whole word. That must narrow the search, never lose
+// a match: the same word inside a longer one, next to `$`, or as string content is handled.
+import { describe, expect, test } from "bun:test";
+import { bunPrimitives } from "../../src/runtime/bun.ts";
+import { GrammarLoader } from "../../src/syntax/grammars.ts";
+import { compilePattern } from "../../src/syntax/pattern.ts";
+import { SyntaxService } from "../../src/syntax/service.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+
+async function matchTexts(file: string, code: string, pattern: string): Promise<string[]> {
+  await using dir = await tempDir();
+  await dir.write({ [file]: code });
+  const syntax = new SyntaxService({ workdir: dir.path, source: bunPrimitives.grammars, workers: 0 });
+  try {
+    const answer = await syntax.search({ pattern, path: file });
+    return answer.outcomes.flatMap((o) => o.matches.map((m) => m.text));
+  } finally {
+    await syntax.close();
+  }
+}
+
+describe("whole-word literals", () => {
+  test("keywords and identifiers are word literals; string contents are not", async () => {
+    const parser = await new GrammarLoader(bunPrimitives.grammars).parser("typescript");
+    const pattern = compilePattern("typescript", 'f(x as T, "abc")', parser);
+    expect(pattern.wordLiterals.sort()).toEqual(["T", "as", "f", "x"]);
+    expect(pattern.literals).toContain("abc");
+  });
+
+  test.each([
+    ["a.ts", "class Basis {}\nconst a = b as string;\nconst passes = c;\n", "$A as $T", ["b as string"]],
+    ["a.js", "$foo(1);\nfoo(2);\nfoofoo(3);\n", "foo($A)", ["foo(2)"]],
+    ["a.js", 'f("\\nabc");\nf("abc");\n', 'f("\\nabc")', ['f("\\nabc")']],
+    ["a.py", "raise_error = 1\nraise ValueError(x)\n", "raise $E($$$A)", ["raise ValueError(x)"]],
+  ])("%s %p: pattern %p", async (file, code, pattern, expected) => {
+    expect(await matchTexts(file, code, pattern)).toEqual(expected);
+  });
+});
