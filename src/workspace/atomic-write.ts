@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, lstat, mkdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { sameFilePath } from "../platform/file-names.ts";
+import { deepestExisting } from "./paths.ts";
 
 export interface FileChange {
   /** Absolute path. */
@@ -110,18 +111,11 @@ export async function writeFilesAtomically(changes: readonly FileChange[], remov
 async function refuseSwappedFolders(paths: readonly string[]): Promise<void> {
   const swapped: string[] = [];
   for (const path of paths) {
-    const folder = await deepestExisting(dirname(path));
+    const folder = deepestExisting(dirname(path));
     const real = await realpath(folder).catch(() => undefined);
     if (real === undefined || !sameFilePath(real, folder)) swapped.push(path);
   }
   if (swapped.length > 0) throw new FolderSwapped(swapped);
-}
-
-/** The path itself, or its nearest ancestor that exists (a new file's folders are made on write). */
-async function deepestExisting(path: string): Promise<string> {
-  let existing = path;
-  while (!(await lstat(existing).then(() => true, () => false)) && dirname(existing) !== existing) existing = dirname(existing);
-  return existing;
 }
 
 async function readOriginal(path: string): Promise<Original> {

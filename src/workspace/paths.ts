@@ -45,15 +45,16 @@ export function isInside(root: string, path: string): boolean {
 }
 
 function realOfDeepestExisting(path: string): string {
-  let existing = path;
-  const missing: string[] = [];
-  while (!existsNoFollow(existing)) {
-    const parent = dirname(existing);
-    if (parent === existing) break;
-    missing.unshift(existing.slice(parent.length + 1));
-    existing = parent;
-  }
+  const existing = deepestExisting(path);
+  const missing = path === existing ? [] : path.slice(existing.length).split(sep).filter(Boolean);
   return resolve(realpathSync(existing), ...missing);
+}
+
+/** The path itself if anything is there (a dangling link counts), else its nearest ancestor that is. */
+export function deepestExisting(path: string): string {
+  let existing = path;
+  while (!existsNoFollow(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  return existing;
 }
 
 /** True for anything at the path, a dangling symlink included (which then fails realpath). */
