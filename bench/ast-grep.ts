@@ -1,8 +1,8 @@
 // Benchmark: sidecar's ast_grep (through its MCP HTTP API) against the ast-grep CLI on the same
 // corpus — checks both find the same matches, prints medians and the sidecar/ast-grep ratios for a
 // cold first query (fresh sidecar) and a warm repeat. Usage: bun bench/ast-grep.ts [--binary dist/sidecar]
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient } from "../build/spawn-sidecar.ts";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -92,10 +92,7 @@ async function startSidecar(corpus: string): Promise<Sidecar> {
     child.once("exit", (code) => reject(new Error(`sidecar exited with ${code}`)));
   });
   const ready = JSON.parse(line.split("\n")[0]!) as { url: string; surfaces: Record<string, string> };
-  const client = new Client({ name: "bench", version: "1" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(ready.url), { requestInit: { headers: { Authorization: `Bearer ${ready.surfaces.default}` } } }),
-  );
+  const client = await connectClient(ready.url, ready.surfaces.default!, "bench");
   return { child, client };
 }
 

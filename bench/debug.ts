@@ -5,8 +5,8 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient } from "../build/spawn-sidecar.ts";
 import { parseConfig, settle } from "../src/config/load.ts";
 import { startAdapter } from "../src/dap/adapter-process.ts";
 import { adapterById, type AdapterId } from "../src/dap/catalog.ts";
@@ -132,8 +132,7 @@ async function benchAdapter(fixture: Fixture): Promise<void> {
       if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
     }
     const run = await startRun(settle(parseConfig({ workdir: dir, conversation: "bench", resources: { debugAdapters: {} } })), bunPrimitives);
-    const client = new Client({ name: "bench", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(run.url), { requestInit: { headers: { Authorization: `Bearer ${run.surfaces.default}` } } }));
+    const client = await connectClient(run.url, run.surfaces.default!, "bench");
     try {
       await rawRound(fixture, dir); // warm-up: the go build cache, python bytecode, page cache
       const raw = { launch: [] as number[], step: [] as number[] };

@@ -3,15 +3,13 @@
 // runs it beside its 50 sessions, whose own latencies include their shared client's event-loop
 // queue (50 SDK clients in one process); the probe's include only the wire and the sidecar.
 // Usage: bun bench/list-probe.ts URL TOKEN SECONDS [INTERVAL_MS=50] [START_EPOCH_MS]
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { connectClient } from "../build/spawn-sidecar.ts";
 
 const [url, token, seconds, interval, startAt] = process.argv.slice(2);
 if (!url || !token || !seconds) throw new Error("usage: bun bench/list-probe.ts URL TOKEN SECONDS [INTERVAL_MS=50]");
 const INTERVAL_MS = Number(interval ?? 50);
-const client = new Client({ name: "sidecar-list-probe", version: "1.0.0" });
-await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+const client = await connectClient(url, token, "sidecar-list-probe");
 await client.request({ method: "tools/list" }, ListToolsResultSchema); // warm, unrecorded
 await Bun.sleep(Math.max(0, Number(startAt ?? 0) - Date.now()));
 const latencies: number[] = [];

@@ -3,8 +3,7 @@
 // several processes keeps one client's event loop from queueing every session's answers (as
 // separate agents would be separate processes).
 // Usage (by bench/load.ts): bun bench/load-client.ts '<JSON LoadClientJob>'
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { connectClient } from "../build/spawn-sidecar.ts";
 import { loadKinds, type Kind, type Tally } from "./load-kinds.ts";
 
 export interface LoadClientJob {
@@ -45,8 +44,7 @@ const LAG_TICK_MS = 10;
 async function session(index: number): Promise<void> {
   const surface = index % 2 === 0 ? "default" : "plan";
   const mine = kinds.flatMap((k) => (k.surfaces.includes(surface) ? Array<Kind>(k.weight).fill(k) : []));
-  const client = new Client({ name: "sidecar-load", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(job.url), { requestInit: { headers: { Authorization: `Bearer ${job.tokens[surface]}` } } }));
+  const client = await connectClient(job.url, job.tokens[surface]!, "sidecar-load");
   // Process start, connecting and the client's first JIT passes are the client's cost, not the load's.
   await mine.find((k) => k.name === "tools/list")!.call(client, index + 1, 0);
   await Bun.sleep(Math.max(0, job.start - Date.now()));

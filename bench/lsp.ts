@@ -8,8 +8,7 @@ import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } fr
 import { parseConfig, settle } from "../src/config/load.ts";
 import { bunPrimitives } from "../src/runtime/bun.ts";
 import { startRun } from "../src/run/start.ts";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { connectClient } from "../build/spawn-sidecar.ts";
 import { tempDir } from "../test/helpers/temp-dir.ts";
 
 const SAMPLES = Number(process.argv[2] ?? 30);
@@ -76,8 +75,7 @@ async function main() {
     const { locate, hover } = await import("../src/lsp/queries.ts");
     const inProcess = async () => hover(await locate(services.supervisor, "ts/src/main.ts", 2, "Circle", "hover"));
     for (let i = 0; i < 5; i++) await inProcess();
-    const client = new Client({ name: "bench", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(run.url), { requestInit: { headers: { Authorization: `Bearer ${run.surfaces.default}` } } }));
+    const client = await connectClient(run.url, run.surfaces.default!, "bench");
     const viaMcp = () => client.callTool({ name: "lsp", arguments: { action: "hover", file: "ts/src/main.ts", line: 2, symbol: "Circle" } });
     for (let i = 0; i < 3; i++) await viaMcp();
     // Interleaved, so the three paths see the same load on a shared machine.

@@ -23,6 +23,13 @@ export interface SpawnedSidecar extends AsyncDisposable {
   stop(): Promise<number | null>;
 }
 
+/** The official SDK client connected to a sidecar's MCP endpoint with a surface's bearer token. */
+export async function connectClient(url: string, token: string, name: string): Promise<Client> {
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
 export async function spawnSidecar(
   argv: readonly string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; readyTimeoutMs?: number } = {},
@@ -71,10 +78,7 @@ export async function spawnSidecar(
     async connect(surface = "default") {
       const token = ready.surfaces[surface];
       if (!token) throw new Error(`the ready line has no surface ${surface}`);
-      const client = new Client({ name: "sidecar-smoke", version: "1.0.0" });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(ready.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
-      );
+      const client = await connectClient(ready.url, token, "sidecar-smoke");
       clients.push(client);
       return client;
     },

@@ -1,7 +1,7 @@
 // Starts a real run in-process (Bun runtime primitives, real HTTP listener) and connects the
 // official MCP SDK client to it.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient } from "../../build/spawn-sidecar.ts";
 import { parseConfig, settle } from "../../src/config/load.ts";
 import type { RunConfig } from "../../src/config/schema.ts";
 import { bunPrimitives } from "../../src/runtime/bun.ts";
@@ -25,11 +25,7 @@ export async function startTestRun(workdir: string, config: RunConfig = {}, opti
     async client(surface = "default") {
       const token = run.surfaces[surface];
       if (!token) throw new Error(`no surface ${surface}`);
-      const client = new Client({ name: "sidecar-test", version: "1.0.0" });
-      const transport = new StreamableHTTPClientTransport(new URL(run.url), {
-        requestInit: { headers: { Authorization: `Bearer ${token}` } },
-      });
-      await client.connect(transport);
+      const client = await connectClient(run.url, token, "sidecar-test");
       clients.push(client);
       return client;
     },

@@ -3,8 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { connectClient } from "../../build/spawn-sidecar.ts";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { allGone, childPids, ok, vibeConfig } from "./helpers.ts";
@@ -75,12 +74,7 @@ describe("the sidecar process receiving SIGTERM", () => {
     const sidecar = Bun.spawn([process.execPath, MAIN, "serve", "--config", configFile], { stdout: "pipe", stderr: "pipe" });
     try {
       const ready = JSON.parse(await firstLine(sidecar.stdout)) as { url: string; surfaces: Record<string, string> };
-      const client = new Client({ name: "sidecar-test", version: "1.0.0" });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(ready.url), {
-          requestInit: { headers: { Authorization: `Bearer ${ready.surfaces.default}` } },
-        }),
-      );
+      const client = await connectClient(ready.url, ready.surfaces.default!, "sidecar-test");
       await ok(client, "vibe_spawn", { brief: "spawns-child.sh", label: "orphan candidate" });
       const pids = await childPids(dir.path, "w1");
       await client.close();
