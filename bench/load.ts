@@ -15,6 +15,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
+import { procStatFields } from "../src/platform/proc-stat.ts";
 import { processesWithMarker, waitForNoLeftovers } from "../build/leftovers.ts";
 import type { LoadClientJob } from "./load-client.ts";
 import { loadKinds, type Tally } from "./load-kinds.ts";
@@ -59,7 +60,7 @@ function rss(): { rssMb: number; peakMb: number } {
 
 /** The sidecar's own CPU time so far (user + system, seconds), threads included. */
 function cpuSeconds(): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  const fields = procStatFields(pid) ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 

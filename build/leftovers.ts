@@ -1,6 +1,6 @@
 // Finds processes still carrying a marker environment variable: how tests prove no child outlived
 // the sidecar (children inherit the environment, and keep it after being re-parented to init).
-import { readFileSync } from "node:fs";
+import { procStatFields } from "../src/platform/proc-stat.ts";
 import { processesWithEnvironmentEntry } from "../src/platform/tree-tag.ts";
 
 /** PIDs of live processes whose environment holds NAME=VALUE (Linux /proc; empty elsewhere). */
@@ -10,11 +10,7 @@ export function processesWithMarker(name: string, value: string): number[] {
 
 /** Zombies are already dead; they only wait for their parent to reap them. */
 function isZombie(pid: number): boolean {
-  try {
-    return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
-  } catch {
-    return false; // gone meanwhile
-  }
+  return procStatFields(pid)?.[0] === "Z"; // undefined: gone meanwhile
 }
 
 /** Waits up to `timeoutMs` for every marked process to be gone; returns the survivors. */

@@ -1,5 +1,6 @@
 // The processes below a pid, read from /proc: how we learn the pid of a debuggee an adapter never names.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { procStatFields } from "../platform/proc-stat.ts";
 
 /** A process as /proc saw it; `started` tells a reused pid from the one we meant. */
 export interface ProcessMark {
@@ -18,7 +19,7 @@ export function descendants(root: number): ProcessMark[] {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    const fields = statFields(Number(entry));
+    const fields = procStatFields(Number(entry));
     if (!fields) continue;
     const parent = Number(fields[1]);
     const list = children.get(parent) ?? [];
@@ -38,17 +39,5 @@ export function descendants(root: number): ProcessMark[] {
 
 /** Whether the process is still the one marked (not gone, not a new process under a reused pid). */
 export function stillRunning(mark: ProcessMark): boolean {
-  return statFields(mark.pid)?.[19] === mark.started;
-}
-
-/** The fields after "pid (comm) ": state, ppid, …, starttime at index 19. */
-function statFields(pid: number): string[] | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined; // exited while we looked
-  }
-  // comm may hold spaces and parentheses, so fields are split after the last ")".
-  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return procStatFields(mark.pid)?.[19] === mark.started;
 }

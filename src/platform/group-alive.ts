@@ -1,6 +1,7 @@
 // Whether anything of a process group still runs, zombies not counted.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { HOST } from "./os.ts";
+import { procStatFields } from "./proc-stat.ts";
 
 /**
  * True while a live (non-zombie) process is in group `pgid`. A zombie is dead but still counted by
@@ -27,14 +28,9 @@ function linuxGroupAlive(pgid: number): boolean {
   }
   for (const entry of entries) {
     if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // exited while we looked
-    }
-    // Fields after "(comm) ": state ppid pgrp …; comm may itself hold spaces and parentheses.
-    const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const fields = procStatFields(Number(entry));
+    if (!fields) continue; // exited while we looked
+    const [state, , group] = fields;
     if (Number(group) === pgid && state !== "Z" && state !== "X") return true;
   }
   return false;

@@ -1,6 +1,7 @@
 // Shared pieces of the kernel tests: a run with kernels, calling eval, a fake harness bridge.
 import { expect } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { procStatFields } from "../../src/platform/proc-stat.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RunConfig } from "../../src/config/schema.ts";
 import type { KernelSettings } from "../../src/config/resources/kernels.ts";
@@ -66,12 +67,8 @@ export function processGone(pid: number): boolean {
   } catch {
     return true;
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.split(") ")[1]?.startsWith("Z") ?? false;
-  } catch {
-    return true;
-  }
+  const state = procStatFields(pid)?.[0];
+  return state === undefined || state === "Z";
 }
 
 /** Waits (bounded) for every pid to be gone; the group is killed asynchronously on close. */

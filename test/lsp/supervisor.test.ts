@@ -1,6 +1,7 @@
 // The supervisor against real servers: status reasons, one process per root, crash recovery, idle shutdown, reload.
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { chmod } from "node:fs/promises";
 import { join } from "node:path";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
@@ -29,13 +30,8 @@ function processesIn(root: string, name: string): number[] {
 /** Live processes in the process group `pgid` (a server and whatever it spawned). */
 function groupMembers(pgid: number): number[] {
   return readdirSync("/proc").filter((p) => /^\d+$/.test(p)).flatMap((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return fields[0] !== "Z" && Number(fields[2]) === pgid ? [Number(pid)] : [];
-    } catch {
-      return [];
-    }
+    const fields = procStatFields(Number(pid));
+    return fields && fields[0] !== "Z" && Number(fields[2]) === pgid ? [Number(pid)] : [];
   });
 }
 

@@ -1,28 +1,30 @@
 // The main thread comes first: parse workers run at a lower thread priority and every child the
 // sidecar spawns at a lower process priority, so neither can keep a request waiting for a core.
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { getPriority } from "node:os";
+import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { CHILD_NICE, spawnGroup, stopGroup } from "../../src/process/group.ts";
 import { connectSyntax } from "../../src/syntax/connect.ts";
 import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { Lifecycle } from "../../src/run/lifecycle.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
-/** The nice value of a process, or of one thread of this process. */
-function niceOf(pid: number, tid?: number): number {
-  const path = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
-  return Number(readFileSync(path, "utf8").split(") ")[1]!.split(" ")[16]);
+/** The nice value of one thread of a process. */
+function niceOf(pid: number, tid: number): number {
+  return Number(procStatFields(pid, tid)?.[16]);
 }
 
-describe.if(process.platform === "linux")("priorities", () => {
+// Thread nice values exist on Linux only, and are read from /proc: this runs where CI does.
+describe("priorities", () => {
   test("a spawned child, and what it starts afterwards, run at CHILD_NICE", async () => {
     // The priority is set just after spawn, so a fork in the child's first instant would escape it;
     // servers and kernels start their helpers later than that.
     const child = spawnGroup("sh", ["-c", "sleep 0.3; sleep 30 & echo $!; wait"], { stdio: ["ignore", "pipe", "ignore"] });
     const grandchild = Number(await new Promise<string>((resolve) => child.stdout!.once("data", (d: Buffer) => resolve(d.toString()))));
-    expect(niceOf(child.pid!)).toBe(CHILD_NICE);
-    expect(niceOf(grandchild)).toBe(CHILD_NICE);
-    expect(niceOf(process.pid)).toBe(0);
+    expect(getPriority(child.pid!)).toBe(CHILD_NICE);
+    expect(getPriority(grandchild)).toBe(CHILD_NICE);
+    expect(getPriority(process.pid)).toBe(0);
     await stopGroup(child);
   });
 

@@ -1,5 +1,6 @@
 // Shared pieces of the worker tests: a roster config running the fixture scripts, tool calls, process checks.
 import { existsSync, readFileSync } from "node:fs";
+import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type * as v from "valibot";
@@ -85,12 +86,8 @@ export async function childPids(workdir: string, id: string): Promise<number[]> 
 
 /** Alive means present and not a zombie (a zombie is dead, merely not yet reaped by its new parent). */
 export function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
+  const state = procStatFields(pid)?.[0];
+  return state !== undefined && state !== "Z";
 }
 
 /** Processes die a moment after their group is signalled; poll rather than assume. */
