@@ -98,15 +98,18 @@ export class ParsePool {
   /** Forgets cached trees of files just written. */
   invalidate(paths: readonly string[]): void {
     this.inThread?.invalidate(paths);
-    void this.slots?.then((slots) => {
-      for (const slot of slots) slot.worker.postMessage({ type: "invalidate", paths: [...paths] } satisfies ToWorker);
-    });
+    this.tellWorkers({ type: "invalidate", paths: [...paths] });
   }
 
   /** Has every worker collect its garbage fully once its current job is done (the run is idle). */
   collectGarbage(): void {
+    this.tellWorkers({ type: "collect" });
+  }
+
+  /** Sends a message to every live worker, once they have started (none when they never did). */
+  private tellWorkers(message: ToWorker): void {
     void this.slots?.then((slots) => {
-      for (const slot of slots) if (!slot.crashed) slot.worker.postMessage({ type: "collect" } satisfies ToWorker);
+      for (const slot of slots) if (!slot.crashed) slot.worker.postMessage(message);
     });
   }
 
