@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 
 /** Per-test bound for tests that start real adapters: a cold `go build` on a loaded CI machine is slow. */
 export const ADAPTER_TEST_TIMEOUT_MS = 240_000;
@@ -36,6 +37,35 @@ export async function debugHarness(workdir: string, settings: Record<string, unk
       return reply;
     },
     [Symbol.asyncDispose]: () => t[Symbol.asyncDispose](),
+  };
+}
+
+/** A Python program that loops for minutes, one iteration every 50 ms (line 3 runs each time). */
+export const PYTHON_LOOP = "import time\nfor i in range(100000):\n    x = i\n    time.sleep(0.05)\n";
+
+export interface StoppedLoop extends DebugHarness {
+  /** The launch's answer: stopped at the breakpoint on line 3. */
+  launched: DebugReply;
+}
+
+/**
+ * PYTHON_LOOP in a temporary workspace, launched under debugpy and stopped at a breakpoint on line
+ * 3; disposing it closes the run, then removes the workspace.
+ */
+export async function stoppedPythonLoop(settings: Record<string, unknown> = {}): Promise<StoppedLoop> {
+  requireTool("/usr/bin/python3", "apt install python3-debugpy");
+  const dir = await tempDir();
+  await dir.write({ "pyproject.toml": "", "loop.py": PYTHON_LOOP });
+  const h = await debugHarness(dir.path, settings);
+  await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
+  const launched = await h.ok({ operation: "launch", program: "loop.py" });
+  return {
+    ...h,
+    launched,
+    async [Symbol.asyncDispose]() {
+      await h[Symbol.asyncDispose]();
+      await dir[Symbol.asyncDispose]();
+    },
   };
 }
 

@@ -2,18 +2,11 @@
 import { describe, expect, test } from "bun:test";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, gone, requireTool } from "./harness.ts";
-
-const LOOP = "import time\nfor i in range(100000):\n    x = i\n    time.sleep(0.05)\n";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, gone, PYTHON_LOOP, requireTool, stoppedPythonLoop } from "./harness.ts";
 
 describe("debug sessions", () => {
   test("the TTL kills the adapter and the program, and the next call says the session expired", async () => {
-    requireTool("/usr/bin/python3", "apt install python3-debugpy");
-    await using dir = await tempDir();
-    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
-    await using h = await debugHarness(dir.path, { ttlSeconds: 4 });
-    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
-    await h.ok({ operation: "launch", program: "loop.py" });
+    await using h = await stoppedPythonLoop({ ttlSeconds: 4 });
     const status = await h.ok({ operation: "status" });
     const { adapter_pid, debuggee_pid } = status.data;
     expect(typeof adapter_pid).toBe("number");
@@ -28,12 +21,7 @@ describe("debug sessions", () => {
   }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("an adapter killed mid-session ends the session with a reason, and launch works again", async () => {
-    requireTool("/usr/bin/python3", "apt install python3-debugpy");
-    await using dir = await tempDir();
-    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
-    await using h = await debugHarness(dir.path);
-    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
-    await h.ok({ operation: "launch", program: "loop.py" });
+    await using h = await stoppedPythonLoop();
     const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
     process.kill(adapter_pid, "SIGKILL");
     expect(await gone(adapter_pid)).toBe(true);
@@ -94,12 +82,7 @@ describe("debug sessions", () => {
   }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("closing the run stops the adapter and the program", async () => {
-    requireTool("/usr/bin/python3", "apt install python3-debugpy");
-    await using dir = await tempDir();
-    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
-    const h = await debugHarness(dir.path);
-    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
-    await h.ok({ operation: "launch", program: "loop.py" });
+    const h = await stoppedPythonLoop();
     const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
     await h[Symbol.asyncDispose]();
     expect(await gone(adapter_pid)).toBe(true);
@@ -109,7 +92,7 @@ describe("debug sessions", () => {
   test("a cancelled launch stops waiting for a stop, and the next call is answered", async () => {
     requireTool("/usr/bin/python3", "apt install python3-debugpy");
     await using dir = await tempDir();
-    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
+    await dir.write({ "pyproject.toml": "", "loop.py": PYTHON_LOOP });
     // The stop wait (10 minutes) is far longer than this test's bound: only cancellation ends it.
     await using h = await debugHarness(dir.path, { stopWaitSeconds: 600 });
     const cancel = new AbortController();

@@ -2,19 +2,12 @@
 // call says so instead of hanging, a new launch works and replaces the old adapter. Also the TTL
 // ending a wait, and the adapter killed mid-step.
 import { describe, expect, test } from "bun:test";
-import { tempDir } from "../helpers/temp-dir.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, gone, requireTool } from "../dap/harness.ts";
-
-const LOOP = "import time\nfor i in range(100000):\n    x = i\n    time.sleep(0.05)\n";
+import { ADAPTER_TEST_TIMEOUT_MS, gone, stoppedPythonLoop } from "../dap/harness.ts";
 
 describe("a debuggee that exits while stopped", () => {
   test("the next call reports the exit code, and a new launch works and stops the old adapter", async () => {
-    requireTool("/usr/bin/python3", "apt install python3-debugpy");
-    await using dir = await tempDir();
-    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
-    await using h = await debugHarness(dir.path);
-    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
-    const launched = await h.ok({ operation: "launch", program: "loop.py" });
+    await using h = await stoppedPythonLoop();
+    const launched = h.launched;
     expect(launched.data.state).toBe("stopped");
     const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
     process.kill(debuggee_pid, "SIGKILL");
@@ -32,12 +25,7 @@ describe("a debuggee that exits while stopped", () => {
 
 describe("waits that end badly", () => {
   test("the TTL expiring while continue waits for a stop ends the wait with the reason", async () => {
-    requireTool("/usr/bin/python3", "apt install python3-debugpy");
-    await using dir = await tempDir();
-    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
-    await using h = await debugHarness(dir.path, { ttlSeconds: 6 });
-    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
-    await h.ok({ operation: "launch", program: "loop.py" });
+    await using h = await stoppedPythonLoop({ ttlSeconds: 6 });
     const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
     await h.ok({ operation: "breakpoints", file: "loop.py", lines: [] });
     // Nothing will stop the loop again: only the TTL can end this wait.
@@ -48,12 +36,7 @@ describe("waits that end badly", () => {
   }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("the adapter killed mid-step: the step fails with the reason, the program goes too, launch works again", async () => {
-    requireTool("/usr/bin/python3", "apt install python3-debugpy");
-    await using dir = await tempDir();
-    await dir.write({ "pyproject.toml": "", "loop.py": LOOP });
-    await using h = await debugHarness(dir.path);
-    await h.ok({ operation: "breakpoints", file: "loop.py", lines: [3] });
-    await h.ok({ operation: "launch", program: "loop.py" });
+    await using h = await stoppedPythonLoop();
     const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
     // Freeze the adapter so the step request is surely in flight, then kill it as an OOM killer would.
     process.kill(adapter_pid, "SIGSTOP");
