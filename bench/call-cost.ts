@@ -30,10 +30,16 @@ const kinds: Record<string, () => Promise<unknown>> = {
   "tools/list": () => client.request({ method: "tools/list" }, ListToolsResultSchema),
   "ast_grep": () => client.callTool({ name: "ast_grep", arguments: { pattern: "await $X.close()", language: "typescript" } }),
   "lsp hover": () => client.callTool({ name: "lsp", arguments: { action: "hover", file: "src/tool/budget.ts", line: line("src/tool/budget.ts", "export function capList"), symbol: "capList" } }),
-  "eval python": () => client.callTool({ name: "eval", arguments: { code: "1 + 1", description: "cost probe" } }),
-  "eval javascript": () => client.callTool({ name: "eval", arguments: { code: "1 + 1", description: "cost probe", language: "javascript" } }),
+  "eval python": () => client.callTool({ name: "eval", arguments: { code: "1 + 1", description: "cost probe adding two numbers" } }),
+  "eval javascript": () => client.callTool({ name: "eval", arguments: { code: "1 + 1", description: "cost probe adding two numbers", language: "javascript" } }),
 };
-for (const call of Object.values(kinds)) for (let k = 0; k < 5; k++) await call(); // warm: servers, kernels, parse cache
+// Warm servers, kernels and the parse cache; a kind answering with an error would measure only the error path.
+for (const [name, call] of Object.entries(kinds)) {
+  for (let k = 0; k < 5; k++) {
+    const result = (await call()) as { isError?: boolean; content?: unknown } | undefined;
+    if (result?.isError) throw new Error(`${name} answered with an error: ${JSON.stringify(result.content)}`);
+  }
+}
 console.log(`${CALLS} calls of each kind, one at a time`);
 for (const [name, call] of Object.entries(kinds)) {
   if (ONLY.length > 0 && !ONLY.includes(name)) continue;
