@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import type { Parser } from "web-tree-sitter";
 import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from "./match.ts";
 import type { ParseCache } from "./parse-cache.ts";
-import { compilePattern, type Pattern } from "./pattern.ts";
+import { CompiledPatterns, type Pattern } from "./pattern.ts";
 import { applyReplacements, outermost, replacementFor } from "./rewrite.ts";
 
 export interface FileRef {
@@ -70,7 +70,7 @@ const BINARY_SNIFF_BYTES = 8000;
 
 export class FileSearcher {
   private readonly parsers = new Map<string, Parser>();
-  private readonly patterns = new Map<string, Pattern>();
+  private readonly patterns = new CompiledPatterns();
 
   constructor(
     private readonly parserFor: (language: string) => Promise<Parser>,
@@ -80,7 +80,7 @@ export class FileSearcher {
   /** `cancelled` is polled between files; a macrotask yield now and then lets a cancel message in. */
   async run(job: SearchJob, cancelled: () => boolean = () => false): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
     const parser = await this.parser(job.language);
-    const pattern = this.pattern(job, parser);
+    const pattern = this.patterns.get(job.language, job.pattern, parser);
     const stats: JobStats = { candidates: 0, parsed: 0, cached: 0 };
     const outcomes: FileOutcome[] = [];
     const budget = { records: job.maxRecords ?? Number.POSITIVE_INFINITY };
@@ -160,17 +160,6 @@ export class FileSearcher {
       this.parsers.set(language, parser);
     }
     return parser;
-  }
-
-  private pattern(job: SearchJob, parser: Parser): Pattern {
-    const key = `${job.language}\0${job.pattern}`;
-    let pattern = this.patterns.get(key);
-    if (!pattern) {
-      pattern = compilePattern(job.language, job.pattern, parser);
-      if (this.patterns.size > 200) this.patterns.clear();
-      this.patterns.set(key, pattern);
-    }
-    return pattern;
   }
 
   close(): void {

@@ -40,6 +40,23 @@ export function isCommentType(type: string): boolean {
   return type.includes("comment");
 }
 
+/** Patterns compiled before, by language and source: agents repeat a search, and each compile parses. */
+export class CompiledPatterns {
+  private static readonly MAX = 200;
+  private readonly byKey = new Map<string, Pattern>();
+
+  get(language: string, source: string, parser: Parser): Pattern {
+    const key = `${language}\0${source}`;
+    let pattern = this.byKey.get(key);
+    if (!pattern) {
+      pattern = compilePattern(language, source, parser);
+      if (this.byKey.size >= CompiledPatterns.MAX) this.byKey.clear();
+      this.byKey.set(key, pattern);
+    }
+    return pattern;
+  }
+}
+
 /** Parses `source` with the language's ladder; throws PatternError naming every context tried. */
 export function compilePattern(language: string, source: string, parser: Parser): Pattern {
   const fragment = source.trim();

@@ -11,7 +11,7 @@ import type { FileOutcome, FileRef, JobStats } from "./file-search.ts";
 import { GRAMMAR_IDS, GrammarLoader, grammarForPath, isGrammarId, type GrammarSource } from "./grammars.ts";
 import { DEFAULT_CACHE_CHARS } from "./parse-cache.ts";
 import { ParsePool, type SpawnWorker } from "./parse-pool.ts";
-import { compilePattern, PatternError, type Pattern } from "./pattern.ts";
+import { CompiledPatterns, PatternError, type Pattern } from "./pattern.ts";
 import { StagedEdits } from "./staged-edits.ts";
 import { walkFiles, fileRef } from "./walk.ts";
 
@@ -57,6 +57,7 @@ export class SyntaxService {
   private readonly loader: GrammarLoader;
   private readonly pool: ParsePool;
   private readonly parsers = new Map<string, Promise<Parser>>();
+  private readonly patterns = new CompiledPatterns();
   private readonly maxFileBytes: number;
 
   constructor(options: SyntaxOptions) {
@@ -159,7 +160,7 @@ export class SyntaxService {
       this.parsers.set(language, parser);
     }
     try {
-      return compilePattern(language, source, await parser);
+      return this.patterns.get(language, source, await parser);
     } catch (error) {
       if (error instanceof PatternError) throw new ToolFailure(error.message);
       throw error;
