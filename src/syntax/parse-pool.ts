@@ -1,16 +1,34 @@
 // Spreads search jobs over parse workers (one per core), each file always routed to the same
 // worker so its cached tree is found again; falls back to the main thread when workers cannot start.
+// A directory is walked in a worker too: the main thread, where every request waits its turn, only
+// routes files.
 import type { GrammarSource } from "./grammars.ts";
 import { GrammarLoader } from "./grammars.ts";
-import { FileSearcher, type FileOutcome, type JobStats, type SearchJob } from "./file-search.ts";
+import { FileSearcher, type FileOutcome, type FileRef, type JobStats, type SearchJob } from "./file-search.ts";
+import { packFiles, unpackFiles } from "./packed-files.ts";
 import { ParseCache } from "./parse-cache.ts";
 import { PatternError } from "./pattern.ts";
+import { listScope, type SearchScope, type WalkResult } from "./walk.ts";
 import type { FromWorker, ToWorker } from "./worker-protocol.ts";
 
 /** How long a worker may take to load the tree-sitter runtime before the pool gives up on workers. */
 export const WORKER_START_TIMEOUT_MS = 15_000;
 
 export type SpawnWorker = () => Worker;
+
+/** A search over a scope the pool lists itself (a directory is walked in a worker). */
+export interface ScopedJob extends Omit<SearchJob, "files"> {
+  scope: SearchScope;
+}
+
+export interface PoolAnswer {
+  outcomes: FileOutcome[];
+  stats: JobStats;
+  /** Files searched. */
+  files: number;
+  /** Files left out for size. */
+  oversized: number;
+}
 
 export interface PoolOptions {
   source: GrammarSource;
@@ -25,7 +43,7 @@ interface WorkerSlot {
   grammars: Set<string>;
   /** Set when the worker died; the pool then parses on the main thread. */
   crashed?: string;
-  pending: Map<number, { resolve(r: { outcomes: FileOutcome[]; stats: JobStats }): void; reject(e: Error): void }>;
+  pending: Map<number, { resolve(answer: FromWorker): void; reject(e: Error): void }>;
 }
 
 export class ParsePool {
@@ -39,25 +57,31 @@ export class ParsePool {
 
   constructor(private readonly options: PoolOptions) {}
 
-  /** `onFilesDone` hears how many files each finished share held (for progress notifications). */
-  async run(
-    job: SearchJob,
-    signal?: AbortSignal,
-    onFilesDone: (count: number) => void = () => {},
-  ): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
+  /**
+   * Lists the scope's files (a worker walks a directory), then searches them split between the
+   * workers; `progress` hears how many files are searched of how many, once listed and as shares finish.
+   */
+  async run(job: ScopedJob, signal?: AbortSignal, progress: (done: number, total: number) => void = () => {}): Promise<PoolAnswer> {
+    const { scope, ...search } = job;
     const slots = await this.startWorkers();
     if (slots.length === 0 || slots.some((slot) => slot.crashed)) {
-      const result = await this.searcher().run(job, () => signal?.aborted === true);
-      onFilesDone(job.files.length);
-      return result;
+      const { files, oversized } = listScope(scope, job.language);
+      progress(0, files.length);
+      const result = await this.searcher().run({ ...search, files }, () => signal?.aborted === true);
+      progress(files.length, files.length);
+      return { ...result, files: files.length, oversized };
     }
-    const shares = this.share(job, slots.length);
+    const { files, oversized } = scope.kind === "files" ? { files: scope.files, oversized: 0 } : await this.list(slots, scope, job.language, signal);
+    let done = 0;
+    progress(0, files.length);
+    const shares = this.share(files, slots.length);
     const results = await Promise.all(
       slots.map(async (slot, k) => {
-        if (shares[k]!.files.length === 0) return { outcomes: [], stats: emptyStats() };
-        const result = await this.send(slot, shares[k]!, signal);
-        onFilesDone(shares[k]!.files.length);
-        return result;
+        if (shares[k]!.length === 0) return { outcomes: [], stats: emptyStats() };
+        const answer = await this.send(slot, { type: "job", id: this.nextJob++, job: { ...search, files: packFiles(shares[k]!) } }, signal);
+        if (answer.type !== "result") throw new Error(`a parse worker answered a search with ${answer.type}`);
+        progress((done += shares[k]!.length), files.length);
+        return answer;
       }),
     );
     const stats = emptyStats();
@@ -66,22 +90,30 @@ export class ParsePool {
       stats.parsed += r.stats.parsed;
       stats.cached += r.stats.cached;
     }
-    return { outcomes: results.flatMap((r) => r.outcomes), stats };
+    return { outcomes: results.flatMap((r) => r.outcomes), stats, files: files.length, oversized };
+  }
+
+  /** Has a worker walk the directory (taking turns, so walks spread over the workers). */
+  private async list(slots: WorkerSlot[], scope: SearchScope, language: string, signal?: AbortSignal): Promise<WalkResult> {
+    const slot = slots[this.nextJob % slots.length]!;
+    const answer = await this.send(slot, { type: "list", id: this.nextJob++, scope, language }, signal);
+    if (answer.type !== "listed") throw new Error(`a parse worker answered a listing with ${answer.type}`);
+    return { files: unpackFiles(answer.files), oversized: answer.oversized };
   }
 
   /**
    * Splits a job between workers. A file seen before goes back to the worker that cached its tree;
    * new files go, largest first, to the worker with the fewest bytes so far, so a cold query is balanced.
    */
-  private share(job: SearchJob, count: number): SearchJob[] {
-    const shares: SearchJob[] = Array.from({ length: count }, () => ({ ...job, files: [] }));
+  private share(files: readonly FileRef[], count: number): FileRef[][] {
+    const shares: FileRef[][] = Array.from({ length: count }, () => []);
     const load = new Array<number>(count).fill(0);
     const fresh = [];
-    for (const file of job.files) {
+    for (const file of files) {
       const home = this.homes.get(file.path);
       if (home === undefined || home >= count) fresh.push(file);
       else {
-        shares[home]!.files.push(file);
+        shares[home]!.push(file);
         load[home]! += file.size;
       }
     }
@@ -89,7 +121,7 @@ export class ParsePool {
     for (const file of fresh) {
       const home = load.indexOf(Math.min(...load));
       this.homes.set(file.path, home);
-      shares[home]!.files.push(file);
+      shares[home]!.push(file);
       load[home]! += file.size;
     }
     return shares;
@@ -135,18 +167,18 @@ export class ParsePool {
     return this.inThread;
   }
 
-  private async send(slot: WorkerSlot, job: SearchJob, signal?: AbortSignal): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
-    if (!slot.grammars.has(job.language)) {
-      const bytes = await this.options.source.grammarBytes(job.language);
-      slot.worker.postMessage({ type: "grammar", id: job.language, bytes } satisfies ToWorker);
-      slot.grammars.add(job.language);
+  /** Posts a list or job message and waits for its answer; an abort tells the worker to stop. */
+  private async send(slot: WorkerSlot, message: Extract<ToWorker, { type: "list" | "job" }>, signal?: AbortSignal): Promise<FromWorker> {
+    if (message.type === "job" && !slot.grammars.has(message.job.language)) {
+      const bytes = await this.options.source.grammarBytes(message.job.language);
+      slot.worker.postMessage({ type: "grammar", id: message.job.language, bytes } satisfies ToWorker);
+      slot.grammars.add(message.job.language);
     }
-    const id = this.nextJob++;
-    const cancel = () => slot.worker.postMessage({ type: "cancel", id } satisfies ToWorker);
+    const cancel = () => slot.worker.postMessage({ type: "cancel", id: message.id } satisfies ToWorker);
     try {
       return await new Promise((resolve, reject) => {
-        slot.pending.set(id, { resolve, reject });
-        slot.worker.postMessage({ type: "job", id, job } satisfies ToWorker);
+        slot.pending.set(message.id, { resolve, reject });
+        slot.worker.postMessage(message);
         if (signal?.aborted) cancel();
         else signal?.addEventListener("abort", cancel, { once: true });
       });
@@ -191,7 +223,7 @@ export class ParsePool {
       const pending = slot.pending.get(message.id);
       if (!pending) return;
       slot.pending.delete(message.id);
-      if (message.type === "result") pending.resolve(message);
+      if (message.type !== "failed") pending.resolve(message);
       else pending.reject(message.patternError ? new PatternError(message.message) : new Error(message.message));
     });
     worker.addEventListener("error", (event) => {

@@ -1,11 +1,13 @@
 // Entry of a parse worker thread: holds its own tree-sitter runtime, grammars and parse cache,
-// and answers search jobs for the files the pool routes to it.
+// lists directory scopes for the pool, and answers search jobs for the files the pool routes to it.
 import { collectGarbage } from "../platform/gc.ts";
 import { lowerThisThreadPriority } from "../platform/priority.ts";
 import { GrammarLoader } from "./grammars.ts";
 import { FileSearcher } from "./file-search.ts";
 import { ParseCache } from "./parse-cache.ts";
+import { packFiles, unpackFiles } from "./packed-files.ts";
 import { PatternError } from "./pattern.ts";
+import { listScope } from "./walk.ts";
 import type { FromWorker, ToWorker } from "./worker-protocol.ts";
 
 declare const self: { onmessage: ((event: MessageEvent<ToWorker>) => void) | null; postMessage(message: FromWorker): void };
@@ -53,10 +55,21 @@ self.onmessage = (event) => {
     case "collect":
       queue = queue.then(() => collectGarbage(true));
       return;
+    case "list":
+      // Not queued: listing touches neither the cache nor the parser, and it runs as soon as a
+      // search in progress yields, so one call's walk does not wait for another call's search.
+      try {
+        const { files, oversized } = listScope(message.scope, message.language);
+        self.postMessage({ type: "listed", id: message.id, files: packFiles(files), oversized });
+      } catch (error) {
+        self.postMessage({ type: "failed", id: message.id, message: (error as Error).message, patternError: false });
+      }
+      return;
     case "job":
       queue = queue.then(async () => {
         try {
-          const { outcomes, stats } = await searcher.run(message.job, () => cancelled.has(message.id));
+          const job = { ...message.job, files: unpackFiles(message.job.files) };
+          const { outcomes, stats } = await searcher.run(job, () => cancelled.has(message.id));
           self.postMessage({ type: "result", id: message.id, outcomes, stats });
         } catch (error) {
           self.postMessage({ type: "failed", id: message.id, message: (error as Error).message, patternError: error instanceof PatternError });

@@ -1,19 +1,18 @@
 // The run's syntax service: resolves a search's scope and language, runs it on the parse pool,
 // keeps staged edits, and forgets cached trees of files written by anyone in the run.
-import { stat } from "node:fs/promises";
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync, type Stats } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Parser } from "web-tree-sitter";
 import { ToolFailure } from "../tool/define.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
 import { WriteHooks } from "../workspace/write-hooks.ts";
-import type { FileOutcome, FileRef, JobStats } from "./file-search.ts";
+import type { FileOutcome, JobStats } from "./file-search.ts";
 import { GRAMMAR_IDS, GrammarLoader, grammarForPath, isGrammarId, type GrammarSource } from "./grammars.ts";
 import { DEFAULT_CACHE_CHARS } from "./parse-cache.ts";
 import { ParsePool, type SpawnWorker } from "./parse-pool.ts";
 import { CompiledPatterns, PatternError, type Pattern } from "./pattern.ts";
 import { StagedEdits } from "./staged-edits.ts";
-import { walkFiles, fileRef } from "./walk.ts";
+import { fileRef, type SearchScope } from "./walk.ts";
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
@@ -92,39 +91,29 @@ export class SyntaxService {
 
   async search(request: SearchRequest): Promise<SearchAnswer> {
     const scope = resolveInWorkdir(this.root, request.path ?? ".");
-    const info = await stat(scope).catch(() => undefined);
+    const info = statOrUndefined(scope); // one system call: cheaper here than a trip through the thread pool
     if (!info) throw new ToolFailure(`Nothing exists at ${JSON.stringify(request.path)}. Pass an existing file or directory inside the workspace, or omit path to search it all.`);
     const language = this.languageFor(request, scope, info.isDirectory());
     const pattern = await this.compile(language, request.pattern);
-    const walkOptions = { root: this.root, accept: (name: string) => grammarForPath(name) === language, maxFileBytes: this.maxFileBytes };
-    let files: FileRef[];
-    let oversized = 0;
+    let searchScope: SearchScope;
     if (info.isDirectory()) {
-      ({ files, oversized } = await walkFiles(scope, walkOptions));
+      searchScope = { kind: "tree", root: this.root, start: scope, maxFileBytes: this.maxFileBytes };
     } else {
-      const ref = await fileRef(scope, walkOptions);
+      const ref = fileRef(scope, info, this.maxFileBytes);
       if (typeof ref === "string") throw new ToolFailure(`Cannot search ${JSON.stringify(request.path)}: ${ref}.`);
-      files = [ref];
+      searchScope = { kind: "files", files: [ref] };
     }
     let result;
     try {
-      let done = 0;
-      const total = files.length;
-      request.progress?.({ progress: 0, total, message: `searching ${total} ${language} file(s)` });
-      result = await this.pool.run(
-        { language, pattern: request.pattern, files, rewrite: request.rewrite, maxRecords: request.maxRecords },
-        request.signal,
-        (count) => {
-          done += count;
-          request.progress?.({ progress: done, total, message: `${done} of ${total} file(s) searched` });
-        },
+      result = await this.pool.run({ language, pattern: request.pattern, scope: searchScope, rewrite: request.rewrite, maxRecords: request.maxRecords }, request.signal, (done, total) =>
+        request.progress?.({ progress: done, total, message: done === 0 ? `searching ${total} ${language} file(s)` : `${done} of ${total} file(s) searched` }),
       );
     } catch (error) {
       if (error instanceof PatternError) throw new ToolFailure(error.message);
       throw error;
     }
     const outcomes = result.outcomes.filter((o) => o.count > 0 || o.skipped).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return { language, pattern, outcomes, filesSearched: files.length, oversized, stats: result.stats };
+    return { language, pattern, outcomes, filesSearched: result.files, oversized: result.oversized, stats: result.stats };
   }
 
   /** After a write: cached trees of those files are dropped, then other hooks (diagnostics) run. */
@@ -165,5 +154,13 @@ export class SyntaxService {
       if (error instanceof PatternError) throw new ToolFailure(error.message);
       throw error;
     }
+  }
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
   }
 }

@@ -1,10 +1,17 @@
 // Messages between the parse pool and its workers (structured-clone data only).
 import type { FileOutcome, JobStats, SearchJob } from "./file-search.ts";
+import type { PackedFiles } from "./packed-files.ts";
+import type { SearchScope } from "./walk.ts";
+
+/** A search job with its file list packed for the trip. */
+export type PackedJob = Omit<SearchJob, "files"> & { files: PackedFiles };
 
 export type ToWorker =
   | { type: "hello"; runtimeWasm: Uint8Array; cacheChars: number }
   | { type: "grammar"; id: string; bytes: Uint8Array }
-  | { type: "job"; id: number; job: SearchJob }
+  /** List a directory scope's files (the walk and its stats stay off the main thread). */
+  | { type: "list"; id: number; scope: SearchScope; language: string }
+  | { type: "job"; id: number; job: PackedJob }
   | { type: "invalidate"; paths: string[] }
   | { type: "cancel"; id: number }
   /** The run is idle: collect garbage fully, between jobs. */
@@ -12,5 +19,6 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: "ready" }
+  | { type: "listed"; id: number; files: PackedFiles; oversized: number }
   | { type: "result"; id: number; outcomes: FileOutcome[]; stats: JobStats }
   | { type: "failed"; id: number; message: string; patternError: boolean };
