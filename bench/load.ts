@@ -10,12 +10,16 @@
 // only those kinds (tools/list always stays); LOAD_ROUNDS=3 runs more rounds, to tell a filling
 // cache from a leak; LOAD_SETTLE_MS sets the pause before each RSS reading (default 3000);
 // LOAD_SIDECAR_FLAGS="--heap-prof-md" passes runtime flags to the sidecar (profiles are written to
-// its working directory when it exits).
+// its working directory when it exits); LOAD_CLIENT_NICE=5 runs the client processes (not the
+// probe) at that nice value, as callers that yield the CPU to the sidecar, like its own children do.
+// Each round also reports how long the sidecar's main thread ran and how long it waited, runnable,
+// for a CPU (Linux schedstat): on a machine the load generator shares, the waiting is most of the latency.
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
 import { procStatFields } from "../src/platform/proc-stat.ts";
+import { lowerProcessPriority } from "../src/platform/priority.ts";
 import { processesWithMarker, waitForNoLeftovers } from "../build/leftovers.ts";
 import type { LoadClientJob } from "./load-client.ts";
 import { loadKinds, type Tally } from "./load-kinds.ts";
@@ -26,6 +30,7 @@ const SESSIONS = Number(process.argv[3] ?? 50);
 const THINK_MS = Number(process.argv[4] ?? 0);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 2);
 const PROCESSES = Math.max(1, Math.min(SESSIONS, Number(process.env.LOAD_PROCESSES ?? 5)));
+const CLIENT_NICE = Number(process.env.LOAD_CLIENT_NICE ?? 0);
 const ONLY = process.env.LOAD_KINDS?.split(",").map((k) => k.trim());
 /** Settle time before reading RSS, so freed sessions and buffers can be collected. */
 const SETTLE_MS = Number(process.env.LOAD_SETTLE_MS ?? 3_000);
@@ -64,6 +69,12 @@ function cpuSeconds(): number {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
+/** The main thread's time on a CPU and runnable-but-waiting for one, in seconds (Linux schedstat). */
+function mainThreadSched(): { run: number; wait: number } {
+  const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ").map(Number);
+  return { run: run! / 1e9, wait: wait! / 1e9 };
+}
+
 function alive(): boolean {
   return sidecar.child.exitCode === null && sidecar.child.signalCode === null;
 }
@@ -95,6 +106,7 @@ const answeredCells = { python: 0, javascript: 0 };
 async function clientProcess(sessions: number[], start: number, deadline: number): Promise<Tally> {
   const job: LoadClientJob = { url: sidecar.ready.url, tokens: sidecar.ready.surfaces, workdir, sessions, kinds: kinds.map((k) => k.name), start, deadline, thinkMs: THINK_MS };
   const child = Bun.spawn([process.execPath, join(import.meta.dir, "load-client.ts"), JSON.stringify(job)], { stdout: "pipe", stderr: "pipe" });
+  if (CLIENT_NICE) lowerProcessPriority(child.pid, CLIENT_NICE);
   const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   if (code === 0) return JSON.parse(out) as Tally;
   const failed: Tally = {
@@ -125,9 +137,11 @@ async function round(number: number): Promise<void> {
   await Bun.sleep(start - Date.now());
   const started = performance.now();
   const cpuBefore = cpuSeconds();
+  const schedBefore = mainThreadSched();
   const [probed, ...tallies] = await running;
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSeconds() - cpuBefore;
+  const sched = mainThreadSched();
   const merged = (pick: (t: Tally) => Record<string, unknown[]>, name: string) => tallies.flatMap((t) => pick(t)[name] ?? []);
   const calls = tallies.reduce((n, t) => n + t.calls, 0);
   for (const t of tallies) {
@@ -136,6 +150,10 @@ async function round(number: number): Promise<void> {
   }
   console.log(`\nround ${number}: ${calls} calls in ${seconds.toFixed(1)} s = ${(calls / seconds).toFixed(1)} calls/s`);
   console.log(`  sidecar CPU ${cpu.toFixed(1)} s (${((cpu / seconds) * 100).toFixed(0)}% of one core; ${((cpu * 1000) / calls).toFixed(2)} ms per call)`);
+  console.log(
+    `  sidecar main thread: on a CPU ${(sched.run - schedBefore.run).toFixed(1)} s, runnable but waiting for a CPU ${(sched.wait - schedBefore.wait).toFixed(1)} s` +
+      `${CLIENT_NICE ? ` (client processes at nice ${CLIENT_NICE})` : ""}`,
+  );
   for (const kind of kinds) {
     const times = merged((t) => t.latencies, kind.name) as number[];
     const errors = merged((t) => t.errors, kind.name) as string[];
