@@ -2,8 +2,8 @@
 // On a busy machine a tools/list otherwise waits for a core behind parse workers matching, a
 // language server indexing or a kernel running a loop. Raising a nice value needs no privilege.
 
-import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
+import { readdirSync, readlinkSync } from "node:fs";
+import { getPriority, setPriority } from "node:os";
 
 /** Lowers the calling thread's priority (Linux: threads have their own nice value); false where it cannot. */
 export function lowerThisThreadPriority(nice: number): boolean {
@@ -26,5 +26,42 @@ export function lowerProcessPriority(pid: number, nice: number): boolean {
     return true;
   } catch {
     return false; // already gone
+  }
+}
+
+/** Nice value of the runtime's helper threads; the parse workers, bulk work too, have their own. */
+export const HELPER_THREAD_NICE = 10;
+/** Helper threads start lazily (the JIT's once code gets hot), so the check repeats. */
+const HELPER_CHECK_MS = 5_000;
+
+/**
+ * Keeps the runtime's own helper threads (JIT compiler, GC helpers, the allocator's scavenger, the
+ * file-system pool) below the main thread for the life of the process: under load they otherwise
+ * take turns on the CPU ahead of it. Linux only; returns a stop.
+ */
+export function keepHelperThreadsLow(): () => void {
+  if (process.platform !== "linux") return () => {};
+  lowerHelperThreads();
+  const timer = setInterval(lowerHelperThreads, HELPER_CHECK_MS);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
+
+function lowerHelperThreads(): void {
+  for (const tid of threadIds()) {
+    if (tid === process.pid) continue; // the main thread
+    try {
+      if (getPriority(tid) < HELPER_THREAD_NICE) setPriority(tid, HELPER_THREAD_NICE);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+}
+
+function threadIds(): number[] {
+  try {
+    return readdirSync("/proc/self/task").map(Number);
+  } catch {
+    return [];
   }
 }

@@ -1,14 +1,20 @@
-// The main thread comes first: parse workers run at a lower thread priority and every child the
-// sidecar spawns at a lower process priority, so neither can keep a request waiting for a core.
+// The main thread comes first: parse workers and the runtime's helper threads run at a lower thread
+// priority and every child the sidecar spawns at a lower process priority, so none of them can keep
+// a request waiting for a core.
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { getPriority } from "node:os";
+import { join } from "node:path";
+import { spawnSidecar } from "../../build/spawn-sidecar.ts";
+import { HELPER_THREAD_NICE } from "../../src/platform/priority.ts";
 import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { CHILD_NICE, spawnGroup, stopGroup } from "../../src/process/group.ts";
 import { connectSyntax } from "../../src/syntax/connect.ts";
 import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { Lifecycle } from "../../src/run/lifecycle.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
+
+const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 
 /** The nice value of one thread of a process. */
 function niceOf(pid: number, tid: number): number {
@@ -27,6 +33,21 @@ describe("priorities", () => {
     expect(getPriority(process.pid)).toBe(0);
     await stopGroup(child);
   });
+
+  test("a served sidecar's helper threads (JIT, GC, allocator) run below its main thread", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "run.json": JSON.stringify({ workdir: dir.path, resources: { parser: {} } }), "a.py": "x = 1\n" });
+    await using sidecar = await spawnSidecar([process.execPath, MAIN, "serve", "--config", join(dir.path, "run.json")]);
+    const client = await sidecar.connect("default");
+    for (let k = 0; k < 20; k++) await client.callTool({ name: "ast_grep", arguments: { pattern: "$X = 1", language: "python" } });
+    const pid = sidecar.ready.pid;
+    const helpersAtZero = () => readdirSync(`/proc/${pid}/task`).filter((tid) => Number(tid) !== pid && niceOf(pid, Number(tid)) < HELPER_THREAD_NICE);
+    // Threads started after the last check are caught by the next one, within HELPER_CHECK_MS.
+    for (let k = 0; k < 80 && helpersAtZero().length > 0; k++) await Bun.sleep(100);
+    expect(helpersAtZero()).toEqual([]);
+    expect(readdirSync(`/proc/${pid}/task`).length).toBeGreaterThan(3);
+    expect(niceOf(pid, pid)).toBe(0);
+  }, 30_000);
 
   test("parse workers run below the main thread", async () => {
     await using dir = await tempDir();
