@@ -27,14 +27,22 @@ const tally: Tally = {
   calls: 0,
   answered: { python: 0, javascript: 0 },
   clientLagMs: [],
+  listUnstalledMs: [],
 };
+/** Stretches (performance.now() ms) when this process's event loop stalled past STALL_MS. */
+const stalls: Array<[number, number]> = [];
+/** Each tools/list call's window and latency, matched against the stalls at the end. */
+const listCalls: Array<{ start: number; end: number }> = [];
+const STALL_MS = 5;
 
 /** Samples this process's event-loop lag during the measured window. */
 function sampleLag(): () => void {
   let expected = performance.now() + LAG_TICK_MS;
   const timer = setInterval(() => {
     const now = performance.now();
-    if (Date.now() >= job.start) tally.clientLagMs.push(Math.max(0, now - expected));
+    const lag = Math.max(0, now - expected);
+    if (Date.now() >= job.start) tally.clientLagMs.push(lag);
+    if (lag > STALL_MS) stalls.push([now - lag - LAG_TICK_MS, now]);
     expected = now + LAG_TICK_MS;
   }, LAG_TICK_MS);
   return () => clearInterval(timer);
@@ -57,7 +65,9 @@ async function session(index: number): Promise<void> {
       try {
         const result = (await kind.call(client, index + 1, sequence)) as { isError?: boolean; content?: unknown };
         if (result.isError) throw new Error(JSON.stringify(result.content).slice(0, 300));
-        tally.latencies[kind.name]!.push(performance.now() - started);
+        const ended = performance.now();
+        tally.latencies[kind.name]!.push(ended - started);
+        if (kind.name === "tools/list") listCalls.push({ start: started, end: ended });
         if (kind.name === "eval python") tally.answered.python++;
         if (kind.name === "eval javascript") tally.answered.javascript++;
       } catch (error) {
@@ -74,4 +84,5 @@ async function session(index: number): Promise<void> {
 const stopLag = sampleLag();
 await Promise.all(job.sessions.map(session));
 stopLag();
+tally.listUnstalledMs = listCalls.filter((c) => !stalls.some(([from, to]) => from < c.end && to > c.start)).map((c) => c.end - c.start);
 console.log(JSON.stringify(tally));

@@ -69,4 +69,6 @@ export interface Tally {
   answered: { python: number; javascript: number };
   /** How late a 10 ms timer fired in the client process (ms): its own event-loop stalls, which every session's latency includes. */
   clientLagMs: number[];
+  /** tools/list latencies of the calls no stall of this process (over 5 ms) overlapped. */
+  listUnstalledMs: number[];
 }

@@ -115,6 +115,7 @@ async function clientProcess(sessions: number[], start: number, deadline: number
     calls: 0,
     answered: { python: 0, javascript: 0 },
     clientLagMs: [],
+    listUnstalledMs: [],
   };
   return failed;
 }
@@ -170,6 +171,8 @@ async function round(number: number): Promise<void> {
   );
   const lag = tallies.flatMap((t) => t.clientLagMs);
   console.log(`  client processes' own event-loop lag (included in the sessions' latencies): p50 ${ms(percentile(lag, 50))}, p99 ${ms(percentile(lag, 99))}, max ${ms(Math.max(...lag))}`);
+  const unstalled = tallies.flatMap((t) => t.listUnstalledMs);
+  console.log(`  tools/list over the ${unstalled.length} of ${list.length} session calls no stall of their client process overlapped: p50 ${ms(percentile(unstalled, 50))}, p99 ${ms(percentile(unstalled, 99))}`);
   console.log(`  sidecar alive: ${alive()}`);
   await Bun.sleep(SETTLE_MS);
   const now = rss();
