@@ -89,7 +89,8 @@ export class FileSearcher {
       if (k % FILES_BETWEEN_YIELDS === FILES_BETWEEN_YIELDS - 1) await new Promise((resolve) => setTimeout(resolve, 0));
       if (cancelled()) throw new SearchCancelled();
       const outcome = await this.searchFile(file, job, pattern, parser, stats, budget);
-      if (outcome) outcomes.push(outcome);
+      // Only files with a match or a skip are reported: the rest would be cloned to the main thread to be dropped.
+      if (outcome && (outcome.count > 0 || outcome.skipped)) outcomes.push(outcome);
     }
     return { outcomes, stats };
   }

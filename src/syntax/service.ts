@@ -112,7 +112,7 @@ export class SyntaxService {
       if (error instanceof PatternError) throw new ToolFailure(error.message);
       throw error;
     }
-    const outcomes = result.outcomes.filter((o) => o.count > 0 || o.skipped).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const outcomes = result.outcomes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { language, pattern, outcomes, filesSearched: result.files, oversized: result.oversized, stats: result.stats };
   }
 
