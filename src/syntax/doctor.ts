@@ -32,7 +32,7 @@ export const grammarChecks: DoctorGroup = async ({ runtime }) => {
 async function parseWorkerCheck(runtime: Parameters<DoctorGroup>[0]["runtime"]) {
   const pool = new ParsePool({ source: runtime.grammars, spawnWorker: runtime.spawnParseWorker, workers: 1, cacheChars: 0 });
   try {
-    await pool.run({ language: "javascript", pattern: "x", scope: { kind: "files", files: [] } });
+    await pool.run({ root: process.cwd(), language: "javascript", pattern: "x", scope: { kind: "files", files: [] } });
     const ok = pool.fallbackReason === undefined;
     return {
       group: "syntax",

@@ -1,8 +1,8 @@
 // Searches (and optionally rewrites) a batch of files: text pre-filter, cached parse, match.
 // The same code runs inside a parse worker or on the main thread when workers cannot start.
-import { readFileSync } from "node:fs";
 import type { Parser } from "web-tree-sitter";
 import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from "./match.ts";
+import { readFileInside } from "../workspace/paths.ts";
 import type { ParseCache } from "./parse-cache.ts";
 import { CompiledPatterns, type Pattern } from "./pattern.ts";
 import { applyReplacements, outermost, replacementFor } from "./rewrite.ts";
@@ -14,6 +14,8 @@ export interface FileRef {
 }
 
 export interface SearchJob {
+  /** The real workdir: a file is read only if what was opened lies inside it. */
+  root: string;
   language: string;
   pattern: string;
   files: FileRef[];
@@ -114,7 +116,7 @@ export class FileSearcher {
     } else {
       let bytes: Buffer;
       try {
-        bytes = readFileSync(file.path); // a worker thread: blocking beats an await per file
+        bytes = readFileInside(job.root, file.path); // a worker thread: blocking beats an await per file
       } catch (error) {
         return { path: file.path, count: 0, matches: [], skipped: `unreadable: ${(error as Error).message}` };
       }

@@ -65,13 +65,13 @@ export class ParsePool {
     const { scope, ...search } = job;
     const slots = await this.startWorkers();
     if (slots.length === 0 || slots.some((slot) => slot.crashed)) {
-      const { files, oversized } = listScope(scope, job.language);
+      const { files, oversized } = listScope(scope, job.root, job.language);
       progress(0, files.length);
       const result = await this.searcher().run({ ...search, files }, () => signal?.aborted === true);
       progress(files.length, files.length);
       return { ...result, files: files.length, oversized };
     }
-    const { files, oversized } = scope.kind === "files" ? { files: scope.files, oversized: 0 } : await this.list(slots, scope, job.language, signal);
+    const { files, oversized } = scope.kind === "files" ? { files: scope.files, oversized: 0 } : await this.list(slots, scope, job.root, job.language, signal);
     let done = 0;
     progress(0, files.length);
     const shares = this.share(files, slots.length);
@@ -94,9 +94,9 @@ export class ParsePool {
   }
 
   /** Has a worker walk the directory (taking turns, so walks spread over the workers). */
-  private async list(slots: WorkerSlot[], scope: SearchScope, language: string, signal?: AbortSignal): Promise<WalkResult> {
+  private async list(slots: WorkerSlot[], scope: SearchScope, root: string, language: string, signal?: AbortSignal): Promise<WalkResult> {
     const slot = slots[this.nextJob % slots.length]!;
-    const answer = await this.send(slot, { type: "list", id: this.nextJob++, scope, language }, signal);
+    const answer = await this.send(slot, { type: "list", id: this.nextJob++, scope, root, language }, signal);
     if (answer.type !== "listed") throw new Error(`a parse worker answered a listing with ${answer.type}`);
     return { files: unpackFiles(answer.files), oversized: answer.oversized };
   }

@@ -59,7 +59,7 @@ self.onmessage = (event) => {
       // Not queued: listing touches neither the cache nor the parser, and it runs as soon as a
       // search in progress yields, so one call's walk does not wait for another call's search.
       try {
-        const { files, oversized } = listScope(message.scope, message.language);
+        const { files, oversized } = listScope(message.scope, message.root, message.language);
         self.postMessage({ type: "listed", id: message.id, files: packFiles(files), oversized });
       } catch (error) {
         self.postMessage({ type: "failed", id: message.id, message: (error as Error).message, patternError: false });

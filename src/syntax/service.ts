@@ -97,7 +97,7 @@ export class SyntaxService {
     const pattern = await this.compile(language, request.pattern);
     let searchScope: SearchScope;
     if (info.isDirectory()) {
-      searchScope = { kind: "tree", root: this.root, start: scope, maxFileBytes: this.maxFileBytes };
+      searchScope = { kind: "tree", start: scope, maxFileBytes: this.maxFileBytes };
     } else {
       const ref = fileRef(scope, info, this.maxFileBytes);
       if (typeof ref === "string") throw new ToolFailure(`Cannot search ${JSON.stringify(request.path)}: ${ref}.`);
@@ -105,7 +105,7 @@ export class SyntaxService {
     }
     let result;
     try {
-      result = await this.pool.run({ language, pattern: request.pattern, scope: searchScope, rewrite: request.rewrite, maxRecords: request.maxRecords }, request.signal, (done, total) =>
+      result = await this.pool.run({ root: this.root, language, pattern: request.pattern, scope: searchScope, rewrite: request.rewrite, maxRecords: request.maxRecords }, request.signal, (done, total) =>
         request.progress?.({ progress: done, total, message: done === 0 ? `searching ${total} ${language} file(s)` : `${done} of ${total} file(s) searched` }),
       );
     } catch (error) {

@@ -18,7 +18,7 @@ export interface WalkOptions {
 }
 
 /** The files a search covers: named by the caller (one file), or a directory to walk. */
-export type SearchScope = { kind: "files"; files: FileRef[] } | { kind: "tree"; root: string; start: string; maxFileBytes: number };
+export type SearchScope = { kind: "files"; files: FileRef[] } | { kind: "tree"; start: string; maxFileBytes: number };
 
 export interface WalkResult {
   files: FileRef[];
@@ -28,10 +28,10 @@ export interface WalkResult {
 
 const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
 
-/** The scope's files of one language, sorted by path. */
-export function listScope(scope: SearchScope, language: string): WalkResult {
+/** The scope's files of one language under the real workdir `root`, sorted by path. */
+export function listScope(scope: SearchScope, root: string, language: string): WalkResult {
   if (scope.kind === "files") return { files: scope.files, oversized: 0 };
-  return walkFiles(scope.start, { root: scope.root, accept: (name) => grammarForPath(name) === language, maxFileBytes: scope.maxFileBytes });
+  return walkFiles(scope.start, { root, accept: (name) => grammarForPath(name) === language, maxFileBytes: scope.maxFileBytes });
 }
 
 export function walkFiles(start: string, options: WalkOptions): WalkResult {

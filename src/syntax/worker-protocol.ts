@@ -10,7 +10,7 @@ export type ToWorker =
   | { type: "hello"; runtimeWasm: Uint8Array; cacheChars: number }
   | { type: "grammar"; id: string; bytes: Uint8Array }
   /** List a directory scope's files (the walk and its stats stay off the main thread). */
-  | { type: "list"; id: number; scope: SearchScope; language: string }
+  | { type: "list"; id: number; scope: SearchScope; root: string; language: string }
   | { type: "job"; id: number; job: PackedJob }
   | { type: "invalidate"; paths: string[] }
   | { type: "cancel"; id: number }

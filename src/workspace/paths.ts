@@ -1,5 +1,5 @@
 // The one place a tool's path argument is turned into a real path, refused if it leaves the workdir.
-import { lstatSync, realpathSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { ToolFailure } from "../tool/define.ts";
 
@@ -64,5 +64,25 @@ function existsNoFollow(path: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Reads a file checked earlier (by a walk, say) only if what is opened now still lies inside
+ * `root`: a path swapped for a symlink out between the check and this read is refused, not read.
+ * The opened file must be the one its real path names (same device and inode), so swapping the
+ * link back right after the open does not pass either.
+ */
+export function readFileInside(root: string, path: string): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    const opened = fstatSync(fd);
+    const real = realpathSync(path);
+    if (!isInside(root, real)) throw new Error("it now resolves outside the workspace (a symlink out); not read");
+    const named = statSync(real);
+    if (named.dev !== opened.dev || named.ino !== opened.ino) throw new Error("it was replaced while being opened; not read");
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -1,8 +1,13 @@
 // Every tool that takes a path refuses one that leaves the workdir (.., absolute, a symlink out), and
-// reads or writes nothing outside; a staged edit whose folder is swapped for a symlink out writes nothing there.
+// reads or writes nothing outside; a staged edit whose folder is swapped for a symlink out writes
+// nothing there, and a searched file swapped for one after the walk is not read.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, renameSync, symlinkSync } from "node:fs";
+import { readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { bunGrammarSource } from "../../src/runtime/grammar-source.bun.ts";
+import { FileSearcher } from "../../src/syntax/file-search.ts";
+import { GrammarLoader } from "../../src/syntax/grammars.ts";
+import { ParseCache } from "../../src/syntax/parse-cache.ts";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { call } from "../syntax/call.ts";
@@ -88,4 +93,30 @@ describe("path escapes", () => {
     await call(client, "resolve", { edit_id: staged.data.edit_id, action: "accept" });
     expect(readFileSync(join(outside.path, "mod.py"), "utf8")).toBe(OUTSIDE_SOURCE);
   }, 60_000);
+});
+
+describe("a searched file swapped for a symlink out after the walk listed it", () => {
+  test("is reported as skipped and never read, while the files beside it are searched", async () => {
+    await using outside = await tempDir("sidecar-outside-");
+    await using dir = await tempDir();
+    await outside.write({ "secret.py": OUTSIDE_SOURCE });
+    await dir.write({ "inside.py": "x = 1\n", "swapped.py": "y = 1\n" });
+    const root = realpathSync(dir.path);
+    const listed = ["inside.py", "swapped.py"].map((name) => {
+      const info = statSync(join(root, name));
+      return { path: join(root, name), size: info.size, mtimeMs: info.mtimeMs };
+    });
+    // The walk saw a regular file; then it became a link to a file outside the workspace.
+    rmSync(join(root, "swapped.py"));
+    symlinkSync(join(outside.path, "secret.py"), join(root, "swapped.py"));
+    const loader = new GrammarLoader(bunGrammarSource);
+    const searcher = new FileSearcher((id) => loader.parser(id), new ParseCache());
+    const { outcomes } = await searcher.run({ root, language: "python", pattern: "$X = 1", files: listed });
+    expect(outcomes.map((o) => ({ file: o.path.split("/").pop(), count: o.count, skipped: o.skipped }))).toEqual([
+      { file: "inside.py", count: 1, skipped: undefined },
+      { file: "swapped.py", count: 0, skipped: "unreadable: it now resolves outside the workspace (a symlink out); not read" },
+    ]);
+    expect(JSON.stringify(outcomes)).not.toContain(SECRET);
+    searcher.close();
+  });
 });
