@@ -18,16 +18,16 @@ const killer = treeKiller();
 const treeTags = new WeakMap<ChildProcess, string>();
 
 /**
- * Spawns `command` as the leader of a new process group, so the whole tree can be signalled, and
- * watched so that the group dies with the sidecar even if the sidecar is SIGKILLed.
- */
-/**
  * Nice value of every child (language servers, debug adapters, kernels, workers): the sidecar's
  * main thread answers every request, so a child indexing or looping must not take its core. It is
  * set just after spawn, so what a child forks in its very first instant keeps the default.
  */
 export const CHILD_NICE = 5;
 
+/**
+ * Spawns `command` as the leader of a new process group, so the whole tree can be signalled, and
+ * watched so that the group dies with the sidecar even if the sidecar is SIGKILLed.
+ */
 export function spawnGroup(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
   const { tag, env } = tagEnvironment(options.env);
   const child = spawn(command, args, { windowsHide: true, ...options, env, detached: killer.detachChildren });

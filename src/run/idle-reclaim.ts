@@ -1,8 +1,8 @@
 // Gives memory back once a burst of calls is over. Under load the collector runs lazily and the
 // allocator keeps the pages it freed: after 20 s of 50 sessions searching, the sidecar stayed at
-// 290 MB with nothing left to do, against 120 MB before (148 MB after this reclaim). Once no call has been in flight for IDLE_MS, and RSS has
-// grown by RECLAIM_GROWTH_BYTES since it last settled, a full collection runs on the main thread
-// and in every parse worker (each worker has a heap of its own).
+// 290 MB with nothing left to do, against 120 MB before (148 MB after this reclaim). Once no call
+// has been in flight for IDLE_MS, and RSS has grown by RECLAIM_GROWTH_BYTES since it last settled,
+// a full collection runs on the main thread and in every parse worker (each has a heap of its own).
 
 /** How long the run must have no call in flight before memory is reclaimed. */
 export const IDLE_MS = 1_000;
