@@ -74,13 +74,13 @@ export async function writeFilesAtomically(changes: readonly FileChange[], remov
       temps.push(await writeTemp(change.path, change.content, originals[k]!.mode));
     }
   } catch (error) {
-    await Promise.all(temps.map((t) => rm(t, { force: true })));
+    await removeTemps(temps);
     throw new AtomicWriteError(changes[temps.length]!.path, error as Error, [], []);
   }
   try {
     await refuseSwappedFolders(targets);
   } catch (error) {
-    await Promise.all(temps.map((t) => rm(t, { force: true })));
+    await removeTemps(temps);
     throw error;
   }
   const replaced: Original[] = [];
@@ -89,7 +89,7 @@ export async function writeFilesAtomically(changes: readonly FileChange[], remov
       await rename(temps[k]!, change.path);
       replaced.push(originals[k]!);
     } catch (error) {
-      await Promise.all(temps.slice(k).map((t) => rm(t, { force: true })));
+      await removeTemps(temps.slice(k));
       const { restored, unrestored } = await restore(replaced);
       throw new AtomicWriteError(change.path, error as Error, restored, unrestored);
     }
@@ -106,6 +106,11 @@ export async function writeFilesAtomically(changes: readonly FileChange[], remov
     }
   }
   return changes.map((c) => c.path);
+}
+
+/** Temp files not (or no longer) needed: a failed write leaves none behind. */
+async function removeTemps(temps: readonly string[]): Promise<void> {
+  await Promise.all(temps.map((t) => rm(t, { force: true })));
 }
 
 async function refuseSwappedFolders(paths: readonly string[]): Promise<void> {
