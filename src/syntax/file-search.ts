@@ -1,8 +1,8 @@
 // Searches (and optionally rewrites) a batch of files: text pre-filter, cached parse, match.
 // The same code runs inside a parse worker or on the main thread when workers cannot start.
 import type { Parser } from "web-tree-sitter";
-import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from "./match.ts";
 import { readFileInside } from "../workspace/paths.ts";
+import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from "./match.ts";
 import type { ParseCache } from "./parse-cache.ts";
 import { CompiledPatterns, type Pattern } from "./pattern.ts";
 import { applyReplacements, outermost, replacementFor } from "./rewrite.ts";

@@ -71,7 +71,7 @@ export class ParsePool {
       progress(files.length, files.length);
       return { ...result, files: files.length, oversized };
     }
-    const { files, oversized } = scope.kind === "files" ? { files: scope.files, oversized: 0 } : await this.list(slots, scope, job.root, job.language, signal);
+    const { files, oversized } = await this.list(slots, scope, job.root, job.language, signal);
     let done = 0;
     progress(0, files.length);
     const shares = this.share(files, slots.length);
@@ -93,8 +93,9 @@ export class ParsePool {
     return { outcomes: results.flatMap((r) => r.outcomes), stats, files: files.length, oversized };
   }
 
-  /** Has a worker walk the directory (taking turns, so walks spread over the workers). */
+  /** The scope's files; a directory is walked by a worker (taking turns, so walks spread over the workers). */
   private async list(slots: WorkerSlot[], scope: SearchScope, root: string, language: string, signal?: AbortSignal): Promise<WalkResult> {
+    if (scope.kind === "files") return listScope(scope, root, language);
     const slot = slots[this.nextJob % slots.length]!;
     const answer = await this.send(slot, { type: "list", id: this.nextJob++, scope, root, language }, signal);
     if (answer.type !== "listed") throw new Error(`a parse worker answered a listing with ${answer.type}`);
