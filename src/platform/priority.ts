@@ -2,7 +2,7 @@
 // On a busy machine a tools/list otherwise waits for a core behind parse workers matching, a
 // language server indexing or a kernel running a loop. Raising a nice value needs no privilege.
 
-import { readdirSync, readlinkSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
 
 /** Lowers the calling thread's priority (Linux: threads have their own nice value); false where it cannot. */
@@ -23,10 +23,37 @@ export function lowerProcessPriority(pid: number, nice: number): boolean {
   if (process.platform === "win32") return false;
   try {
     setPriority(pid, nice);
-    return true;
   } catch {
     return false; // already gone
   }
+  lowerSessionGroupPriority(pid, nice);
+  return true;
+}
+
+/**
+ * Linux with autogroup scheduling (most desktop and many server kernels) makes every session a
+ * scheduling group, and groups share the CPU as equals whatever the nice values of their threads.
+ * A child that leads its own session (spawned detached, for group kills) is such a group: its
+ * process nice alone would leave it level with the whole sidecar, so the group's nice is lowered
+ * too. Raising it needs no privilege. A child in our own group is left alone, since that nice
+ * would lower the sidecar with it. False where there is no group of the child's own to lower.
+ */
+export function lowerSessionGroupPriority(pid: number, nice: number): boolean {
+  if (process.platform !== "linux") return false;
+  try {
+    const ours = autogroupName(readFileSync("/proc/self/autogroup", "utf8"));
+    const path = `/proc/${pid}/autogroup`;
+    if (autogroupName(readFileSync(path, "utf8")) === ours) return false;
+    writeFileSync(path, String(nice));
+    return true;
+  } catch {
+    return false; // autogroup off (no file), or the child is gone
+  }
+}
+
+/** "/autogroup-12310 nice 0" → "/autogroup-12310". */
+function autogroupName(line: string): string {
+  return line.split(" ")[0] ?? "";
 }
 
 /** Nice value of the runtime's helper threads; the parse workers, bulk work too, have their own. */

@@ -2,11 +2,12 @@
 // priority and every child the sidecar spawns at a lower process priority, so none of them can keep
 // a request waiting for a core.
 import { describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { getPriority } from "node:os";
 import { join } from "node:path";
 import { spawnSidecar } from "../../build/spawn-sidecar.ts";
-import { HELPER_THREAD_NICE } from "../../src/platform/priority.ts";
+import { HELPER_THREAD_NICE, lowerSessionGroupPriority } from "../../src/platform/priority.ts";
 import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { CHILD_NICE, spawnGroup, stopGroup } from "../../src/process/group.ts";
 import { connectSyntax } from "../../src/syntax/connect.ts";
@@ -31,6 +32,25 @@ describe("priorities", () => {
     expect(getPriority(child.pid!)).toBe(CHILD_NICE);
     expect(getPriority(grandchild)).toBe(CHILD_NICE);
     expect(getPriority(process.pid)).toBe(0);
+    await stopGroup(child);
+  });
+
+  // With autogroup scheduling each session shares the CPU as one unit, whatever its threads' nice
+  // values, so a detached child's process nice alone would leave it level with the whole sidecar.
+  test("a child leading its own session runs in a scheduling group at CHILD_NICE; ours is untouched", async () => {
+    const child = spawnGroup("sleep", ["30"], { stdio: "ignore" });
+    const ours = readFileSync("/proc/self/autogroup", "utf8");
+    if (existsSync("/proc/sys/kernel/sched_autogroup_enabled")) {
+      expect(readFileSync(`/proc/${child.pid}/autogroup`, "utf8").trim()).toEndWith(` nice ${CHILD_NICE}`);
+      expect(readFileSync(`/proc/${child.pid}/autogroup`, "utf8").split(" ")[0]).not.toBe(ours.split(" ")[0]);
+    } else {
+      expect(lowerSessionGroupPriority(child.pid!, CHILD_NICE)).toBe(false); // a kernel without autogroup
+    }
+    // A child left in our session shares our group: lowering that would lower the sidecar itself.
+    const attached = spawn("sleep", ["30"], { stdio: "ignore" });
+    expect(lowerSessionGroupPriority(attached.pid!, CHILD_NICE)).toBe(false);
+    expect(readFileSync("/proc/self/autogroup", "utf8")).toBe(ours);
+    attached.kill("SIGKILL");
     await stopGroup(child);
   });
 
