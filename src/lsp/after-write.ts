@@ -58,7 +58,7 @@ async function oneFile(supervisor: LanguageServerSupervisor, ledger: DiagnosticL
     return { path: shown, status: "fresh", new: [] };
   }
   try {
-    const document = await syncDocument(handle.client, path, { save: true });
+    const document = await syncDocument(handle.client, supervisor.workdir, path, { save: true });
     const collected = await collectDiagnostics(handle.client, document, signal);
     if (collected.status !== "fresh") {
       return { path: shown, status: collected.status, reason: `the ${handle.spec.id} server sent no diagnostics for this version in time`, new: [] };

@@ -1,8 +1,8 @@
 // Keeping the server's copy of a file in step with the disk: didOpen, then didChange/didSave with rising versions.
-import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ToolFailure } from "../tool/define.ts";
+import { readFileInsideAsync } from "../workspace/paths.ts";
 import { languageIdFor } from "./catalog.ts";
 import type { LanguageServerClient } from "./client.ts";
 
@@ -18,13 +18,24 @@ export function uriOf(path: string): string {
   return pathToFileURL(path).href;
 }
 
-/** Sends the file's current disk content to the server; `save` also sends didSave (what a write does). */
-export async function syncDocument(client: LanguageServerClient, path: string, options: { save?: boolean } = {}): Promise<SyncedDocument> {
+/**
+ * Sends the file's current disk content to the server; `save` also sends didSave (what a write does).
+ * `path` was checked to lie inside `workdir` before a server was found for it, which can take
+ * seconds: the read refuses it if it has been swapped for a symlink out since.
+ */
+export async function syncDocument(
+  client: LanguageServerClient,
+  workdir: string,
+  path: string,
+  options: { save?: boolean } = {},
+): Promise<SyncedDocument> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = (await readFileInsideAsync(workdir, path)).toString("utf8");
   } catch (error) {
-    throw new ToolFailure(`Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Check the file exists.`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code ? `${code}. Check the file exists and is readable` : (error as Error).message;
+    throw new ToolFailure(`Cannot read ${path}: ${why}.`);
   }
   const uri = uriOf(path);
   const open = client.documents.get(uri);

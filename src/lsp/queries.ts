@@ -40,7 +40,7 @@ export async function locate(supervisor: LanguageServerSupervisor, file: string,
   }
   const path = resolveInWorkdir(supervisor.workdir, file);
   const handle = await supervisor.serverFor(path);
-  const document = await syncDocument(handle.client, path);
+  const document = await syncDocument(handle.client, supervisor.workdir, path);
   const lines = splitLines(document.text);
   if (line > lines.length) throw new ToolFailure(`${file} has ${lines.length} lines; line ${line} does not exist.`);
   const column = resolveSymbolColumn(lines[line - 1]!, symbol, line);
@@ -103,7 +103,7 @@ export interface SymbolRow {
 export async function documentSymbols(supervisor: LanguageServerSupervisor, file: string, signal?: AbortSignal): Promise<SymbolRow[]> {
   const path = resolveInWorkdir(supervisor.workdir, file);
   const handle = await supervisor.serverFor(path);
-  const document = await syncDocument(handle.client, path);
+  const document = await syncDocument(handle.client, supervisor.workdir, path);
   const answer = await handle.client.query<(DocumentSymbol | SymbolInformation)[] | null>("textDocument/documentSymbol", { textDocument: { uri: document.uri } }, signal);
   const shown = relativeToWorkdir(supervisor.workdir, path);
   const rows: SymbolRow[] = [];
@@ -126,7 +126,7 @@ export async function workspaceSymbols(supervisor: LanguageServerSupervisor, que
     const path = resolveInWorkdir(supervisor.workdir, file);
     const handle = await supervisor.serverFor(path);
     // tsserver answers workspace/symbol only for projects with an open file.
-    await syncDocument(handle.client, path);
+    await syncDocument(handle.client, supervisor.workdir, path);
     handles = [handle];
   } else {
     handles = supervisor.running();
@@ -160,7 +160,7 @@ async function startForSearch(supervisor: LanguageServerSupervisor): Promise<Ser
     files.map(async (file) => {
       try {
         const handle = await supervisor.serverFor(file);
-        await syncDocument(handle.client, file);
+        await syncDocument(handle.client, supervisor.workdir, file);
         return [handle];
       } catch {
         return [];

@@ -1,8 +1,7 @@
 // A server's WorkspaceEdit (text edits and file operations) turned into whole-file contents to write at once.
-import { readFileSync } from "node:fs";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { ToolFailure } from "../tool/define.ts";
-import { resolveInWorkdir } from "../workspace/paths.ts";
+import { readFileInside, resolveInWorkdir } from "../workspace/paths.ts";
 import { pathOfUri } from "./present.ts";
 
 export interface PlannedEdit {
@@ -24,9 +23,10 @@ export function planWorkspaceEdit(workdir: string, edit: WorkspaceEdit): Planned
     if (writes.has(path)) return writes.get(path)!;
     if (removals.has(path)) throw new ToolFailure(`The rename edits ${path} after removing it; nothing was changed.`);
     try {
-      return readFileSync(path, "utf8");
-    } catch {
-      throw new ToolFailure(`The rename edits ${path}, which cannot be read; nothing was changed.`);
+      return readFileInside(workdir, path).toString("utf8"); // its content is written back inside: never copy an outside file in
+    } catch (error) {
+      const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new ToolFailure(`The rename edits ${path}, which cannot be read (${why}); nothing was changed.`);
     }
   };
   const applyEdits = (path: string, edits: TextEdit[]) => writes.set(path, applyTextEdits(current(path), edits));

@@ -50,7 +50,7 @@ export interface SearchAnswer {
 
 export class SyntaxService {
   readonly root: string;
-  readonly edits = new StagedEdits();
+  readonly edits: StagedEdits;
   /** Runs after every write in this run (resolve, lsp_rename, the harness's write hook). */
   readonly writeHooks = new WriteHooks();
   private readonly loader: GrammarLoader;
@@ -61,6 +61,7 @@ export class SyntaxService {
 
   constructor(options: SyntaxOptions) {
     this.root = realpathSync(options.workdir);
+    this.edits = new StagedEdits(this.root);
     this.loader = new GrammarLoader(options.source);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.pool = new ParsePool({

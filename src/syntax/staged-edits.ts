@@ -1,9 +1,9 @@
 // Staged structural edits: what ast_edit proposed, the hash of every file it was computed from,
 // and accepting (all files or none, after checking none changed since) or discarding it.
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { ToolFailure } from "../tool/define.ts";
 import { AtomicWriteError, FolderSwapped, writeFilesAtomically } from "../workspace/atomic-write.ts";
+import { NoLongerInside, readFileInsideAsync } from "../workspace/paths.ts";
 
 export interface StagedFile {
   path: string;
@@ -36,6 +36,9 @@ export class StagedEdits {
   private readonly edits = new Map<string, StagedEdit>();
   private counter = 0;
 
+  /** `root`: the workspace's real path; a staged file that no longer resolves inside it counts as changed. */
+  constructor(private readonly root: string) {}
+
   stage(files: StagedFile[]): string {
     const id = `edit_${++this.counter}`;
     this.edits.set(id, { id, files, state: "staged" });
@@ -53,10 +56,15 @@ export class StagedEdits {
   async accept(id: string, afterWrite: (paths: string[]) => Promise<string[]>): Promise<Accepted> {
     const edit = this.staged(id);
     const changed: string[] = [];
+    const leadingOut: string[] = [];
     for (const file of edit.files) {
-      const now = await readFile(file.path).catch(() => undefined);
-      if (now === undefined || contentHash(now) !== file.hash) changed.push(file.rel);
+      try {
+        if (contentHash(await readFileInsideAsync(this.root, file.path)) !== file.hash) changed.push(file.rel);
+      } catch (error) {
+        (error instanceof NoLongerInside ? leadingOut : changed).push(file.rel);
+      }
     }
+    if (leadingOut.length > 0) throw this.rejectedAsMoved(edit, leadingOut);
     if (changed.length > 0) {
       edit.state = "rejected";
       throw new ToolFailure(
@@ -68,17 +76,9 @@ export class StagedEdits {
     try {
       await writeFilesAtomically(edit.files.map((f) => ({ path: f.path, content: f.updated })));
     } catch (error) {
-      // Staged files sit in real folders (the walk never enters a symlinked one); the writer refuses
-      // when one was swapped for a symlink since. A file swapped for one is safe: the rename replaces the link.
-      if (error instanceof FolderSwapped) {
-        edit.state = "rejected";
-        const moved = edit.files.filter((f) => error.paths.includes(f.path)).map((f) => f.rel);
-        throw new ToolFailure(
-          `Edit ${id} was rejected and nothing was written: ${moved.join(", ")} no longer lead(s) to the file that was staged (a folder on the way was replaced by a symlink). ` +
-            "Run ast_edit again to stage the rewrite against the current tree.",
-          { moved },
-        );
-      }
+      // The check above can be raced: the writer refuses too when a folder on the way was swapped for
+      // a symlink since. A file swapped for one is safe there: the rename replaces the link.
+      if (error instanceof FolderSwapped) throw this.rejectedAsMoved(edit, edit.files.filter((f) => error.paths.includes(f.path)).map((f) => f.rel));
       if (error instanceof AtomicWriteError) {
         throw new ToolFailure(`Edit ${id} could not be applied: ${error.message} The edit stays staged; fix the cause and accept it again.`);
       }
@@ -89,6 +89,16 @@ export class StagedEdits {
     edit.files = []; // the written content lives on disk now; the store keeps only the state
     const notes = await afterWrite(files.map((f) => f.path));
     return { files, notes };
+  }
+
+  /** Staged files sit inside the workspace (the walk never follows a link out); these now lead out of it. */
+  private rejectedAsMoved(edit: StagedEdit, moved: string[]): ToolFailure {
+    edit.state = "rejected";
+    return new ToolFailure(
+      `Edit ${edit.id} was rejected and nothing was written: ${moved.join(", ")} no longer lead(s) to the file that was staged (it or a folder on the way was replaced by a symlink). ` +
+        "Run ast_edit again to stage the rewrite against the current tree.",
+      { moved },
+    );
   }
 
   private staged(id: string): StagedEdit {

@@ -117,7 +117,7 @@ async function fileDiagnostics(services: LanguageServices, file: string, signal:
   const { supervisor } = services;
   const path = resolveInWorkdir(supervisor.workdir, file);
   const handle = await supervisor.serverFor(path);
-  const document = await syncDocument(handle.client, path);
+  const document = await syncDocument(handle.client, supervisor.workdir, path);
   const collected = await collectDiagnostics(handle.client, document, signal);
   if (collected.status === "timed_out") {
     refuseWhileIndexing(handle.client);

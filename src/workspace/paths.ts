@@ -1,5 +1,6 @@
 // The one place a tool's path argument is turned into a real path, refused if it leaves the workdir.
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import { open } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { ToolFailure } from "../tool/define.ts";
 
@@ -71,18 +72,36 @@ function existsNoFollow(path: string): boolean {
  * Reads a file checked earlier (by a walk, say) only if what is opened now still lies inside
  * `root`: a path swapped for a symlink out between the check and this read is refused, not read.
  * The opened file must be the one its real path names (same device and inode), so swapping the
- * link back right after the open does not pass either.
+ * link back right after the open does not pass either. `root` must be a real path (the config's
+ * workdir is one).
  */
 export function readFileInside(root: string, path: string): Buffer {
   const fd = openSync(path, "r");
   try {
-    const opened = fstatSync(fd);
-    const real = realpathSync(path);
-    if (!isInside(root, real)) throw new Error("it now resolves outside the workspace (a symlink out); not read");
-    const named = statSync(real);
-    if (named.dev !== opened.dev || named.ino !== opened.ino) throw new Error("it was replaced while being opened; not read");
+    refuseUnlessInside(root, path, fstatSync(fd));
     return readFileSync(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+/** readFileInside without blocking the thread on the read itself: for the main thread. */
+export async function readFileInsideAsync(root: string, path: string): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    refuseUnlessInside(root, path, await handle.stat());
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A path checked earlier that no longer leads to a file inside the workspace. */
+export class NoLongerInside extends Error {}
+
+function refuseUnlessInside(root: string, path: string, opened: Stats): void {
+  const real = realpathSync(path);
+  if (!isInside(root, real)) throw new NoLongerInside("it now resolves outside the workspace (a symlink out); not read");
+  const named = statSync(real);
+  if (named.dev !== opened.dev || named.ino !== opened.ino) throw new NoLongerInside("it was replaced while being opened; not read");
 }
