@@ -176,9 +176,13 @@ async function round(number: number): Promise<void> {
   console.log(`  sidecar alive: ${alive()}`);
   await Bun.sleep(SETTLE_MS);
   const now = rss();
-  console.log(`  RSS after round ${number}: ${now.rssMb.toFixed(1)} MB (${((now.rssMb / before.rssMb - 1) * 100).toFixed(1)}% vs before; peak ${now.peakMb.toFixed(1)} MB)`);
+  afterRounds.push(now.rssMb);
+  // Against round 1 is the leak check: the same load again should find the heaps it grew the first time.
+  const vsFirst = number > 1 ? `, ${((now.rssMb / afterRounds[0]! - 1) * 100).toFixed(1)}% vs after round 1` : "";
+  console.log(`  RSS after round ${number}: ${now.rssMb.toFixed(1)} MB (${((now.rssMb / before.rssMb - 1) * 100).toFixed(1)}% vs before${vsFirst}; peak ${now.peakMb.toFixed(1)} MB)`);
 }
 
+const afterRounds: number[] = [];
 for (let i = 1; i <= ROUNDS && alive(); i++) await round(i);
 
 // Nothing lost: every cell answered ok must be in its kernel's ledger, and no kernel restarted.
