@@ -1,6 +1,6 @@
 // The metavariable matcher, with ast-grep's semantics: unnamed code tokens the pattern does not
 // mention may be skipped, comments never count, and a repeated metavariable must capture equal syntax.
-import type { Node } from "web-tree-sitter";
+import type { Node, TreeCursor } from "web-tree-sitter";
 import { isCommentType, type Pattern, type PatternNode } from "./pattern.ts";
 
 export type Capture = { single: Node } | { run: Node[] };
@@ -75,35 +75,58 @@ function isWordCode(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 
-function holdsOffset(offsets: readonly number[], start: number, end: number): boolean {
-  let lo = 0;
-  let hi = offsets.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (offsets[mid]! < start) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < offsets.length && offsets[lo]! < end;
-}
-
-/** Nodes of `type` (every named node when undefined), walked with one cursor instead of node objects. */
+/**
+ * Nodes of `type` (every named node when undefined) that hold one of `offsets`, or all of them when
+ * `offsets` is undefined. Cursor moves instead of node objects: each crosses into WASM once.
+ */
 function candidateNodes(root: Node, type: string | undefined, offsets: readonly number[] | undefined): Node[] {
-  const out: Node[] = [];
   const cursor = root.walk();
   try {
-    for (;;) {
-      const relevant = offsets === undefined || holdsOffset(offsets, cursor.startIndex, cursor.endIndex);
-      if (relevant && (type === undefined ? cursor.nodeIsNamed && !isCommentType(cursor.nodeType) : cursor.nodeType === type)) {
-        out.push(cursor.currentNode);
-      }
-      if (relevant && cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return out;
-      }
-    }
+    return offsets === undefined ? everyNodeOfType(cursor, type) : nodesHoldingOffsets(cursor, root, type, offsets);
   } finally {
     cursor.delete();
   }
+}
+
+function isCandidate(cursor: TreeCursor, type: string | undefined): boolean {
+  return type === undefined ? cursor.nodeIsNamed && !isCommentType(cursor.nodeType) : cursor.nodeType === type;
+}
+
+function everyNodeOfType(cursor: TreeCursor, type: string | undefined): Node[] {
+  const out: Node[] = [];
+  for (;;) {
+    if (isCandidate(cursor, type)) out.push(cursor.currentNode);
+    if (cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) return out;
+    }
+  }
+}
+
+/**
+ * A match holds the rarest literal, so every candidate is an ancestor of one of its occurrences:
+ * descend from the root straight towards each offset (the child holding it is found inside the
+ * WASM module) instead of stepping through every sibling on the way from JavaScript. That was
+ * most of a warm search's time. Nodes over several occurrences are found once.
+ */
+function nodesHoldingOffsets(cursor: TreeCursor, root: Node, type: string | undefined, offsets: readonly number[]): Node[] {
+  const out: Node[] = [];
+  const seen = new Set<number>();
+  for (const offset of offsets) {
+    cursor.reset(root);
+    do {
+      while (cursor.endIndex <= offset && cursor.gotoNextSibling()); // a child ending right at it does not hold it
+      if (cursor.startIndex > offset || cursor.endIndex <= offset) break; // between children: nothing deeper holds it
+      if (isCandidate(cursor, type)) {
+        const node = cursor.currentNode;
+        if (!seen.has(node.id)) {
+          seen.add(node.id);
+          out.push(node);
+        }
+      }
+    } while (cursor.gotoFirstChildForIndex(offset));
+  }
+  return out;
 }
 
 /**
