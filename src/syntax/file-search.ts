@@ -64,8 +64,12 @@ export class SearchCancelled extends Error {
   }
 }
 
-/** How many files a search handles before yielding to the event loop (to hear a cancel). */
-const FILES_BETWEEN_YIELDS = 64;
+/**
+ * How long a search works before yielding to the event loop (to hear a cancel). The yield is a
+ * setTimeout(0), clamped to 1 ms: yielding every 64 files instead spent 3 ms of a 4 ms warm search
+ * of 250 cached files waiting.
+ */
+const WORK_BETWEEN_YIELDS_MS = 20;
 
 /** Binary files have NUL bytes early; tree-sitter would only produce errors for them. */
 const BINARY_SNIFF_BYTES = 8000;
@@ -87,8 +91,12 @@ export class FileSearcher {
     const outcomes: FileOutcome[] = [];
     const budget = { records: job.maxRecords ?? Number.POSITIVE_INFINITY };
     const files = [...job.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    for (const [k, file] of files.entries()) {
-      if (k % FILES_BETWEEN_YIELDS === FILES_BETWEEN_YIELDS - 1) await new Promise((resolve) => setTimeout(resolve, 0));
+    let yielded = performance.now();
+    for (const file of files) {
+      if (performance.now() - yielded >= WORK_BETWEEN_YIELDS_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        yielded = performance.now();
+      }
       if (cancelled()) throw new SearchCancelled();
       const outcome = await this.searchFile(file, job, pattern, parser, stats, budget);
       // Only files with a match or a skip are reported: the rest would be cloned to the main thread to be dropped.
