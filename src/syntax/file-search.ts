@@ -6,6 +6,7 @@ import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from ".
 import type { ParseCache } from "./parse-cache.ts";
 import { CompiledPatterns, type Pattern } from "./pattern.ts";
 import { applyReplacements, outermost, replacementFor } from "./rewrite.ts";
+import { TextFacts } from "./text-facts.ts";
 
 export interface FileRef {
   path: string;
@@ -131,8 +132,9 @@ export class FileSearcher {
       if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return undefined;
       text = bytes.toString("utf8");
     }
-    if (!pattern.literals.every((literal) => text.includes(literal))) {
-      if (!cached) this.cache.put({ ...file, language: job.language, text });
+    const facts = cached ? (cached.facts ??= new TextFacts()) : new TextFacts();
+    if (!facts.holdsAll(text, pattern.literals)) {
+      if (!cached) this.cache.put({ ...file, language: job.language, text, facts });
       return undefined;
     }
     stats.candidates++;
@@ -147,10 +149,10 @@ export class FileSearcher {
     }
     let matches: NodeMatch[];
     try {
-      matches = findMatches(tree.rootNode, pattern, text);
+      matches = findMatches(tree.rootNode, pattern, facts.rarestOffsets(text, pattern));
     } catch (error) {
       if (!(error instanceof MatchBudgetExceeded)) throw error;
-      if (!cached) this.cache.put({ ...file, language: job.language, text, tree });
+      if (!cached) this.cache.put({ ...file, language: job.language, text, tree, facts });
       return { path: file.path, count: 0, matches: [], skipped: error.message };
     }
     const recorded = matches.slice(0, Math.max(0, Math.min(matches.length, budget.records)));
@@ -160,7 +162,7 @@ export class FileSearcher {
       const replacements = outermost(matches).map((m) => replacementFor(text, m, job.rewrite!));
       outcome.rewrite = { original: text, updated: applyReplacements(text, replacements), replacements };
     }
-    if (!cached) this.cache.put({ ...file, language: job.language, text, tree });
+    if (!cached) this.cache.put({ ...file, language: job.language, text, tree, facts });
     return outcome;
   }
 

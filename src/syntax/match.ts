@@ -31,12 +31,11 @@ export interface NodeMatch {
 }
 
 /**
- * Every match in the tree, outermost first in document order; nested matches included. With the
- * source given, subtrees holding none of the pattern's rarest literal are never entered.
+ * Every match in the tree, outermost first in document order; nested matches included. Given where
+ * the pattern's rarest literal occurs (TextFacts.rarestOffsets), only nodes holding one are tried.
  */
-export function findMatches(root: Node, pattern: Pattern, source?: string): NodeMatch[] {
+export function findMatches(root: Node, pattern: Pattern, occurrences?: readonly number[]): NodeMatch[] {
   const goal = pattern.root;
-  const occurrences = source === undefined ? undefined : rarestLiteralOffsets(source, pattern.literals, pattern.wordLiterals);
   const candidates = candidateNodes(root, goal.kind === "meta" ? undefined : goal.type, occurrences);
   const matches: NodeMatch[] = [];
   const steps = { left: MAX_MATCH_STEPS };
@@ -45,34 +44,6 @@ export function findMatches(root: Node, pattern: Pattern, source?: string): Node
     if (bindings) matches.push({ node: candidate, end: pattern.endsBeforeTerminator ? matchedEnd(goal, candidate) : candidate.endIndex, bindings });
   }
   return matches.sort((a, b) => a.node.startIndex - b.node.startIndex || b.end - a.end);
-}
-
-/**
- * Start offsets of the literal occurring least often, or undefined when the pattern has none. A
- * keyword or identifier counts only where it stands as a whole word (`as`, not the `as` in `class`).
- */
-function rarestLiteralOffsets(source: string, literals: readonly string[], words: readonly string[]): number[] | undefined {
-  let best: number[] | undefined;
-  for (const literal of literals) {
-    const whole = words.includes(literal);
-    const offsets: number[] = [];
-    for (let at = source.indexOf(literal); at !== -1; at = source.indexOf(literal, at + literal.length)) {
-      if (whole && !standsAlone(source, at, literal.length)) continue;
-      offsets.push(at);
-      if (best && offsets.length >= best.length) break;
-    }
-    if (!best || offsets.length < best.length) best = offsets;
-  }
-  return best;
-}
-
-/** No ASCII word character right before or after the span. */
-function standsAlone(source: string, at: number, length: number): boolean {
-  return !isWordCode(source.charCodeAt(at - 1)) && !isWordCode(source.charCodeAt(at + length));
-}
-
-function isWordCode(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 
 /**

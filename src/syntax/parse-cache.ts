@@ -2,6 +2,7 @@
 // read but not parsed (none of a pattern's words in it) is kept as text alone, so the next search
 // checks it again without touching the disk; it gets its tree once a search needs one.
 import type { Tree } from "web-tree-sitter";
+import type { TextFacts } from "./text-facts.ts";
 
 export interface ParsedFile {
   path: string;
@@ -11,6 +12,8 @@ export interface ParsedFile {
   text: string;
   /** Absent until a search needed the file parsed. */
   tree?: Tree;
+  /** What searches found in `text` so far; goes with the entry when the file changes. */
+  facts?: TextFacts;
 }
 
 /** Trees cost roughly ten times their source in WASM memory; the bound counts source characters. */

@@ -1,0 +1,78 @@
+// What searches ask of a file's text, kept with its cached entry: whether it holds a literal, and
+// where a pattern's rarest literal stands. An agent repeats and varies searches over the same files,
+// and scanning their text again was most of a warm search once the trees were cached.
+import type { Pattern } from "./pattern.ts";
+
+/** Answers kept per file and kind; past this the oldest go (a file searched for many literals). */
+const MAX_FACTS = 64;
+
+export class TextFacts {
+  private readonly holds = new Map<string, boolean>();
+  private readonly rarest = new Map<string, readonly number[] | undefined>();
+
+  /** True when `text` holds every literal (a file lacking one cannot match, and is never parsed). */
+  holdsAll(text: string, literals: readonly string[]): boolean {
+    return literals.every((literal) => {
+      let answer = this.holds.get(literal);
+      if (answer === undefined) {
+        answer = text.includes(literal);
+        remember(this.holds, literal, answer);
+      }
+      return answer;
+    });
+  }
+
+  /** Where the pattern's rarest literal starts in `text`, or undefined when it has no literal. */
+  rarestOffsets(text: string, pattern: Pattern): readonly number[] | undefined {
+    const key = literalsKey(pattern);
+    if (this.rarest.has(key)) return this.rarest.get(key);
+    const offsets = rarestLiteralOffsets(text, pattern.literals, pattern.wordLiterals);
+    remember(this.rarest, key, offsets);
+    return offsets;
+  }
+}
+
+/** One key per pattern's literal set, built once (it is asked for every candidate file). */
+const keys = new WeakMap<Pattern, string>();
+
+function literalsKey(pattern: Pattern): string {
+  let key = keys.get(pattern);
+  if (key === undefined) {
+    key = `${pattern.literals.join("\0")}\u0001${pattern.wordLiterals.join("\0")}`;
+    keys.set(pattern, key);
+  }
+  return key;
+}
+
+function remember<V>(facts: Map<string, V>, key: string, value: V): void {
+  if (facts.size >= MAX_FACTS) facts.delete(facts.keys().next().value!);
+  facts.set(key, value);
+}
+
+/**
+ * Start offsets of the literal occurring least often, or undefined when the pattern has none. A
+ * keyword or identifier counts only where it stands as a whole word (`as`, not the `as` in `class`).
+ */
+export function rarestLiteralOffsets(source: string, literals: readonly string[], words: readonly string[]): number[] | undefined {
+  let best: number[] | undefined;
+  for (const literal of literals) {
+    const whole = words.includes(literal);
+    const offsets: number[] = [];
+    for (let at = source.indexOf(literal); at !== -1; at = source.indexOf(literal, at + literal.length)) {
+      if (whole && !standsAlone(source, at, literal.length)) continue;
+      offsets.push(at);
+      if (best && offsets.length >= best.length) break;
+    }
+    if (!best || offsets.length < best.length) best = offsets;
+  }
+  return best;
+}
+
+/** No ASCII word character right before or after the span. */
+function standsAlone(source: string, at: number, length: number): boolean {
+  return !isWordCode(source.charCodeAt(at - 1)) && !isWordCode(source.charCodeAt(at + length));
+}
+
+function isWordCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+}
