@@ -4,7 +4,7 @@
 // routes files.
 import type { GrammarSource } from "./grammars.ts";
 import { GrammarLoader } from "./grammars.ts";
-import { FileSearcher, type FileOutcome, type FileRef, type JobStats, type SearchJob } from "./file-search.ts";
+import { FileSearcher, SearchCancelled, type FileOutcome, type FileRef, type JobStats, type SearchJob } from "./file-search.ts";
 import { packFiles, unpackFiles } from "./packed-files.ts";
 import { ParseCache } from "./parse-cache.ts";
 import { PatternError } from "./pattern.ts";
@@ -168,14 +168,22 @@ export class ParsePool {
     return this.inThread;
   }
 
-  /** Posts a list or job message and waits for its answer; an abort tells the worker to stop. */
+  /**
+   * Posts a list or job message and waits for its answer. An abort tells the worker to stop and
+   * settles the call at once: the caller is not kept waiting on a worker deep in a walk or a parse
+   * (its late answer finds nothing pending and is dropped).
+   */
   private async send(slot: WorkerSlot, message: Extract<ToWorker, { type: "list" | "job" }>, signal?: AbortSignal): Promise<FromWorker> {
     if (message.type === "job" && !slot.grammars.has(message.job.language)) {
       const bytes = await this.options.source.grammarBytes(message.job.language);
       slot.worker.postMessage({ type: "grammar", id: message.job.language, bytes } satisfies ToWorker);
       slot.grammars.add(message.job.language);
     }
-    const cancel = () => slot.worker.postMessage({ type: "cancel", id: message.id } satisfies ToWorker);
+    const cancel = () => {
+      slot.worker.postMessage({ type: "cancel", id: message.id } satisfies ToWorker);
+      slot.pending.get(message.id)?.reject(new SearchCancelled());
+      slot.pending.delete(message.id);
+    };
     try {
       return await new Promise((resolve, reject) => {
         slot.pending.set(message.id, { resolve, reject });

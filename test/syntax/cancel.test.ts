@@ -21,4 +21,26 @@ describe("a cancelled search stops instead of answering", () => {
       await syntax.close();
     }
   });
+
+  // The abort lands while a worker walks or parses (4000 files take over a second to parse); the
+  // call settles then, without waiting for the worker to notice and answer.
+  test("in parse workers, while they are busy", async () => {
+    await using dir = await tempDir();
+    await dir.write(Object.fromEntries(Array.from({ length: 4000 }, (_, k) => [`d${k % 40}/f${k}.js`, `foo(${k});\n`.repeat(20)])));
+    const syntax = new SyntaxService({ workdir: dir.path, source: bunPrimitives.grammars, spawnWorker: bunPrimitives.spawnParseWorker, workers: 2 });
+    try {
+      await syntax.search({ pattern: "foo($A)", language: "javascript", path: "d0" }); // workers up, grammar loaded
+      const controller = new AbortController();
+      const search = syntax.search({ pattern: "foo($A)", language: "javascript", signal: controller.signal });
+      const settled = search.then(
+        () => "answered",
+        (error: Error) => error.message,
+      );
+      await Bun.sleep(100);
+      controller.abort();
+      expect(await settled).toBe("The search was cancelled.");
+    } finally {
+      await syntax.close();
+    }
+  }, 30_000);
 });
