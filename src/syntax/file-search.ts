@@ -133,7 +133,7 @@ export class FileSearcher {
       text = bytes.toString("utf8");
     }
     const facts = cached ? (cached.facts ??= new TextFacts()) : new TextFacts();
-    if (!facts.holdsAll(text, pattern.literals)) {
+    if (!facts.holdsAll(text, pattern)) {
       if (!cached) this.cache.put({ ...file, language: job.language, text, facts });
       return undefined;
     }

@@ -10,13 +10,19 @@ export class TextFacts {
   private readonly holds = new Map<string, boolean>();
   private readonly rarest = new Map<string, readonly number[] | undefined>();
 
-  /** True when `text` holds every literal (a file lacking one cannot match, and is never parsed). */
-  holdsAll(text: string, literals: readonly string[]): boolean {
-    return literals.every((literal) => {
-      let answer = this.holds.get(literal);
+  /**
+   * True when `text` holds every literal of the pattern, a keyword or identifier as a whole word (a
+   * file lacking one cannot match, and is never parsed). `as` inside `class` and `async` does not
+   * count: in TypeScript that alone leaves a third of the files unparsed for `$A as $T`.
+   */
+  holdsAll(text: string, pattern: Pattern): boolean {
+    return pattern.literals.every((literal) => {
+      const whole = pattern.wordLiterals.includes(literal);
+      const key = whole ? `\u0001${literal}` : literal;
+      let answer = this.holds.get(key);
       if (answer === undefined) {
-        answer = text.includes(literal);
-        remember(this.holds, literal, answer);
+        answer = whole ? holdsWord(text, literal) : text.includes(literal);
+        remember(this.holds, key, answer);
       }
       return answer;
     });
@@ -66,6 +72,13 @@ export function rarestLiteralOffsets(source: string, literals: readonly string[]
     if (!best || offsets.length < best.length) best = offsets;
   }
   return best;
+}
+
+function holdsWord(text: string, word: string): boolean {
+  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) {
+    if (standsAlone(text, at, word.length)) return true;
+  }
+  return false;
 }
 
 /** No ASCII word character right before or after the span. */
