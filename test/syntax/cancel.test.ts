@@ -39,6 +39,8 @@ describe("a cancelled search stops instead of answering", () => {
       await Bun.sleep(100);
       controller.abort();
       expect(await settled).toBe("The search was cancelled.");
+      // The workers drop the cancelled job and take the next one.
+      expect((await syntax.search({ pattern: "foo($A)", language: "javascript", path: "d1" })).outcomes.length).toBe(100);
     } finally {
       await syntax.close();
     }
