@@ -5,6 +5,12 @@ import type { Pattern } from "./pattern.ts";
 
 /** Answers kept per file and kind; past this the oldest go (a file searched for many literals). */
 const MAX_FACTS = 64;
+/**
+ * Longer offset lists are found again each time rather than kept: a literal like `.` occurs
+ * thousands of times in a file, and 64 such lists per file across a large tree would take hundreds
+ * of MB. Finding them is cheap next to matching that many candidates anyway.
+ */
+const MAX_KEPT_OFFSETS = 256;
 
 export class TextFacts {
   private readonly holds = new Map<string, boolean>();
@@ -33,7 +39,7 @@ export class TextFacts {
     const key = literalsKey(pattern);
     if (this.rarest.has(key)) return this.rarest.get(key);
     const offsets = rarestLiteralOffsets(text, pattern.literals, pattern.wordLiterals);
-    remember(this.rarest, key, offsets);
+    if (offsets === undefined || offsets.length <= MAX_KEPT_OFFSETS) remember(this.rarest, key, offsets);
     return offsets;
   }
 }
