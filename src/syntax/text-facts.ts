@@ -1,6 +1,6 @@
 // What searches ask of a file's text, kept with its cached entry: whether it holds a literal, and
 // where a pattern's rarest literal stands. An agent repeats and varies searches over the same files,
-// and scanning their text again was most of a warm search once the trees were cached.
+// and scanning their text again was a third of a warm search once the trees were cached.
 import type { Pattern } from "./pattern.ts";
 
 /** Answers kept per file and kind; past this the oldest go (a file searched for many literals). */
@@ -19,7 +19,7 @@ export class TextFacts {
   /**
    * True when `text` holds every literal of the pattern, a keyword or identifier as a whole word (a
    * file lacking one cannot match, and is never parsed). `as` inside `class` and `async` does not
-   * count: in TypeScript that alone leaves a third of the files unparsed for `$A as $T`.
+   * count: for `$A as $T` that leaves a third of the TypeScript files holding `as` unparsed.
    */
   holdsAll(text: string, pattern: Pattern): boolean {
     return pattern.literals.every((literal) => {
