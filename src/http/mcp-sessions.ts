@@ -71,7 +71,8 @@ export class McpSessions {
     private readonly identity: ServerIdentity,
     /** Aborted when the run shuts down, so long calls end with it. */
     private readonly runSignal: AbortSignal,
-    private readonly activity?: CallActivity,
+    /** Hears every session's calls start and end (the run's idle reclaim); each session also counts its own. */
+    private readonly runActivity?: CallActivity,
   ) {
     this.unsubscribe = registry.onChange(() => {
       for (const session of this.sessions.values()) session.server.sendToolListChanged().catch(() => {});
@@ -103,8 +104,8 @@ export class McpSessions {
 
   /** A new session for an initialize request; it is kept once the transport assigns its id. */
   async open(surface: Surface): Promise<McpSession> {
-    const activity = { callsInFlight: 0 };
-    const server = this.createServer(surface, activity);
+    const sessionCalls = { callsInFlight: 0 };
+    const server = this.createServer(surface, sessionCalls);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -115,7 +116,7 @@ export class McpSessions {
         void server.close();
       },
     });
-    const session: McpSession = Object.assign(activity, { surface, server, transport, lastUsed: Date.now() });
+    const session: McpSession = Object.assign(sessionCalls, { surface, server, transport, lastUsed: Date.now() });
     await server.connect(transport);
     return session;
   }
@@ -156,7 +157,7 @@ export class McpSessions {
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
 
-  private createServer(surface: Surface, activity: { callsInFlight: number }): Server {
+  private createServer(surface: Surface, sessionCalls: { callsInFlight: number }): Server {
     const server = new Server(this.identity, {
       jsonSchemaValidator: this.validator,
       capabilities: { tools: { listChanged: true } },
@@ -187,13 +188,13 @@ export class McpSessions {
             .catch(() => {});
         },
       };
-      activity.callsInFlight++;
-      this.activity?.callStarted();
+      sessionCalls.callsInFlight++;
+      this.runActivity?.callStarted();
       try {
         return await invokeTool(tool, request.params.arguments, ctx);
       } finally {
-        activity.callsInFlight--;
-        this.activity?.callEnded();
+        sessionCalls.callsInFlight--;
+        this.runActivity?.callEnded();
       }
     });
     return server;
