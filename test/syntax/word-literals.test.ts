@@ -33,6 +33,12 @@ describe("whole-word literals", () => {
     ["a.js", "$foo(1);\nfoo(2);\nfoofoo(3);\n", "foo($A)", ["foo(2)"]],
     ["a.js", 'f("\\nabc");\nf("abc");\n', 'f("\\nabc")', ['f("\\nabc")']],
     ["a.py", "raise_error = 1\nraise ValueError(x)\n", "raise $E($$$A)", ["raise ValueError(x)"]],
+    // Offsets are UTF-16 units, as the tree's indices: text with accents, CJK and astral characters
+    // (surrogate pairs) before and between the matches must not throw the descent off its nodes.
+    ["a.ts", 'const s = "ééé😀 文字";\nfoo(1);\nconst t = "😀😀";\n  foo(bar("文字"));\n', "foo($A)", ["foo(1)", 'foo(bar("文字"))']],
+    ["a.ts", 'const s = "😀";\nfoo(bar("文字"), "😀");\n', "bar($A)", ['bar("文字")']],
+    // An occurrence right where a sibling ends (`)` ends at the offset of `.`) is held by the next one.
+    ["a.js", "f(a).close();\ng().close(1);\n", "$X.close($$$A)", ["f(a).close()", "g().close(1)"]],
   ])("%s %p: pattern %p", async (file, code, pattern, expected) => {
     expect(await matchTexts(file, code, pattern)).toEqual(expected);
   });
