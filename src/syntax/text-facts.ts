@@ -22,9 +22,7 @@ export class TextFacts {
    * count: for `$A as $T` that leaves a third of the TypeScript files holding `as` unparsed.
    */
   holdsAll(text: string, pattern: Pattern): boolean {
-    return pattern.literals.every((literal) => {
-      const whole = pattern.wordLiterals.includes(literal);
-      const key = whole ? `\u0001${literal}` : literal;
+    return planOf(pattern).checks.every(({ literal, whole, key }) => {
       let answer = this.holds.get(key);
       if (answer === undefined) {
         answer = whole ? holdsWord(text, literal) : text.includes(literal);
@@ -36,7 +34,7 @@ export class TextFacts {
 
   /** Where the pattern's rarest literal starts in `text`, or undefined when it has no literal. */
   rarestOffsets(text: string, pattern: Pattern): readonly number[] | undefined {
-    const key = literalsKey(pattern);
+    const key = planOf(pattern).rarestKey;
     if (this.rarest.has(key)) return this.rarest.get(key);
     const offsets = rarestLiteralOffsets(text, pattern.literals, pattern.wordLiterals);
     if (offsets === undefined || offsets.length <= MAX_KEPT_OFFSETS) remember(this.rarest, key, offsets);
@@ -44,16 +42,29 @@ export class TextFacts {
   }
 }
 
-/** One key per pattern's literal set, built once (it is asked for every candidate file). */
-const keys = new WeakMap<Pattern, string>();
+/** What the facts need of a pattern: asked for every file of a search, so worked out once per pattern. */
+interface LiteralPlan {
+  /** Each literal, whether it must stand as a whole word, and its key among a file's facts. */
+  checks: { literal: string; whole: boolean; key: string }[];
+  /** The key of the pattern's rarest-literal offsets among a file's facts. */
+  rarestKey: string;
+}
 
-function literalsKey(pattern: Pattern): string {
-  let key = keys.get(pattern);
-  if (key === undefined) {
-    key = `${pattern.literals.join("\0")}\u0001${pattern.wordLiterals.join("\0")}`;
-    keys.set(pattern, key);
+const plans = new WeakMap<Pattern, LiteralPlan>();
+
+function planOf(pattern: Pattern): LiteralPlan {
+  let plan = plans.get(pattern);
+  if (!plan) {
+    plan = {
+      checks: pattern.literals.map((literal) => {
+        const whole = pattern.wordLiterals.includes(literal);
+        return { literal, whole, key: whole ? `\u0001${literal}` : literal };
+      }),
+      rarestKey: `${pattern.literals.join("\0")}\u0001${pattern.wordLiterals.join("\0")}`,
+    };
+    plans.set(pattern, plan);
   }
-  return key;
+  return plan;
 }
 
 function remember<V>(facts: Map<string, V>, key: string, value: V): void {
