@@ -14,12 +14,21 @@ export interface StagedFile {
   replacements: number;
 }
 
-type EditState = "staged" | "accepted" | "discarded" | "rejected";
+type EditState = "staged" | "accepted" | "discarded" | "rejected" | "expired";
+
+/**
+ * How much rewritten content (characters of the files' new text) staged edits may hold at once. A
+ * model that stages edits and never resolves them would otherwise grow the sidecar for the whole
+ * run; past this the oldest staged edits expire, and resolving one says so.
+ */
+export const MAX_STAGED_CHARS = 128 * 1024 * 1024;
 
 interface StagedEdit {
   id: string;
   files: StagedFile[];
   state: EditState;
+  /** An accept is checking or writing it: neither a second resolve nor expiry may touch it. */
+  accepting?: boolean;
 }
 
 export interface Accepted {
@@ -35,26 +44,49 @@ export function contentHash(text: string | Buffer): string {
 export class StagedEdits {
   private readonly edits = new Map<string, StagedEdit>();
   private counter = 0;
+  /** Characters of new content the staged edits hold. */
+  private stagedChars = 0;
 
-  /** `root`: the workspace's real path; a staged file that no longer resolves inside it counts as changed. */
-  constructor(private readonly root: string) {}
+  /**
+   * `root`: the workspace's real path; a staged file that no longer resolves inside it counts as changed.
+   * `maxStagedChars`: the bound on staged content (MAX_STAGED_CHARS).
+   */
+  constructor(
+    private readonly root: string,
+    private readonly maxStagedChars = MAX_STAGED_CHARS,
+  ) {}
 
   stage(files: StagedFile[]): string {
     const id = `edit_${++this.counter}`;
     this.edits.set(id, { id, files, state: "staged" });
+    this.stagedChars += charsOf(files);
+    this.expireOldest(id);
     return id;
   }
 
   discard(id: string): StagedFile[] {
-    const edit = this.staged(id);
-    edit.state = "discarded";
-    edit.files = [];
+    this.settle(this.staged(id), "discarded");
     return [];
   }
 
   /** Rejects the whole edit when any file changed since staging; otherwise writes all atomically. */
   async accept(id: string, afterWrite: (paths: string[]) => Promise<string[]>): Promise<Accepted> {
     const edit = this.staged(id);
+    edit.accepting = true;
+    try {
+      await this.write(edit);
+    } finally {
+      edit.accepting = false;
+    }
+    const files = edit.files;
+    this.settle(edit, "accepted"); // the written content lives on disk now
+    const notes = await afterWrite(files.map((f) => f.path));
+    return { files, notes };
+  }
+
+  /** Checks every file against its staged hash, then writes them all or none. */
+  private async write(edit: StagedEdit): Promise<void> {
+    const { id } = edit;
     const changed: string[] = [];
     const leadingOut: string[] = [];
     for (const file of edit.files) {
@@ -66,7 +98,7 @@ export class StagedEdits {
     }
     if (leadingOut.length > 0) throw this.rejectedAsMoved(edit, leadingOut);
     if (changed.length > 0) {
-      edit.state = "rejected";
+      this.settle(edit, "rejected");
       throw new ToolFailure(
         `Edit ${id} was rejected and nothing was written: ${changed.length} file(s) changed since it was staged (${changed.join(", ")}). ` +
           "Run ast_edit again to stage the rewrite against the current content.",
@@ -84,16 +116,26 @@ export class StagedEdits {
       }
       throw error;
     }
-    edit.state = "accepted";
-    const files = edit.files;
-    edit.files = []; // the written content lives on disk now; the store keeps only the state
-    const notes = await afterWrite(files.map((f) => f.path));
-    return { files, notes };
+  }
+
+  /** The edit leaves the staged state; the store keeps only its id and what became of it. */
+  private settle(edit: StagedEdit, state: Exclude<EditState, "staged">): void {
+    this.stagedChars -= charsOf(edit.files);
+    edit.files = [];
+    edit.state = state;
+  }
+
+  /** Expires the oldest staged edits until the content fits the bound; never `keep` (the one just staged) nor one being accepted. */
+  private expireOldest(keep: string): void {
+    for (const edit of this.edits.values()) {
+      if (this.stagedChars <= this.maxStagedChars) return;
+      if (edit.state === "staged" && !edit.accepting && edit.id !== keep) this.settle(edit, "expired");
+    }
   }
 
   /** Staged files sit inside the workspace (the walk never follows a link out); these now lead out of it. */
   private rejectedAsMoved(edit: StagedEdit, moved: string[]): ToolFailure {
-    edit.state = "rejected";
+    this.settle(edit, "rejected");
     return new ToolFailure(
       `Edit ${edit.id} was rejected and nothing was written: ${moved.join(", ")} no longer lead(s) to the file that was staged (it or a folder on the way was replaced by a symlink). ` +
         "Run ast_edit again to stage the rewrite against the current tree.",
@@ -107,9 +149,20 @@ export class StagedEdits {
       const known = [...this.edits.values()].filter((e) => e.state === "staged").map((e) => e.id);
       throw new ToolFailure(`There is no staged edit ${JSON.stringify(id)}. ${known.length > 0 ? `Staged now: ${known.join(", ")}.` : "Nothing is staged; call ast_edit first."}`);
     }
+    if (edit.state === "expired") {
+      throw new ToolFailure(
+        `Edit ${id} expired: edits staged after it needed the room (staged edits hold at most ${Math.round(this.maxStagedChars / 2 ** 20)} MB of rewritten files, and the oldest unresolved ones go first). ` +
+          "Nothing was written. Run ast_edit again to stage it, and resolve edits as you go.",
+      );
+    }
+    if (edit.accepting) throw new ToolFailure(`Edit ${id} is being accepted by another call; its answer says how that went.`);
     if (edit.state !== "staged") {
       throw new ToolFailure(`Edit ${id} was already ${edit.state}; it cannot be resolved again. Call ast_edit to stage a new one.`);
     }
     return edit;
   }
+}
+
+function charsOf(files: StagedFile[]): number {
+  return files.reduce((sum, file) => sum + file.updated.length, 0);
 }
