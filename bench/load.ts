@@ -10,7 +10,7 @@
 // only those kinds (tools/list always stays); LOAD_ROUNDS=3 runs more rounds, to tell a filling
 // cache from a leak; LOAD_SETTLE_MS sets the pause before each RSS reading (default 3000);
 // LOAD_SIDECAR_FLAGS="--heap-prof-md" passes runtime flags to the sidecar (profiles are written to
-// its working directory when it exits); LOAD_CLIENT_NICE=5 runs the client processes (not the
+// its working directory when it exits), LOAD_SIDECAR_ENV="NAME=value …" environment variables; LOAD_CLIENT_NICE=5 runs the client processes (not the
 // probe) at that nice value, as callers that yield the CPU to the sidecar, like its own children do.
 // Each round also reports how long the sidecar's main thread ran and how long it waited, runnable,
 // for a CPU (Linux schedstat): on a machine the load generator shares, the waiting is most of the latency.
@@ -50,10 +50,16 @@ writeFileSync(
   JSON.stringify({ workdir, conversation: "load", resources: { parser: {}, languageServers: {}, kernels: { python: PYTHON } } }),
 );
 
+/** LOAD_SIDECAR_ENV="BUN_JSC_x=1 Y=2": variables for the sidecar alone (the clients keep theirs). */
+function sidecarEnv(): Record<string, string> {
+  const pairs = process.env.LOAD_SIDECAR_ENV?.split(" ").filter(Boolean) ?? [];
+  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
+}
+
 const marker = String(process.pid);
 const sidecar = await spawnSidecar(
   [process.execPath, ...(process.env.LOAD_SIDECAR_FLAGS?.split(" ").filter(Boolean) ?? []), join(root, "src", "main.ts"), "serve", "--config", config],
-  { env: { ...process.env, [MARKER]: marker } },
+  { env: { ...process.env, ...sidecarEnv(), [MARKER]: marker } },
 );
 const pid = sidecar.ready.pid;
 
