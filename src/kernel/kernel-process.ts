@@ -60,7 +60,7 @@ interface RunningCell {
   /** Set once the cell was told to stop, and why. */
   stopping?: "timed_out" | "cancelled";
   /** The kernel said done, but raw output it wrote before that (marked `flush`) is still in transit. */
-  awaiting?: { mark: string; ending: CellEnding };
+  awaiting?: { mark: number; ending: CellEnding; timer: ReturnType<typeof setTimeout> };
   finish(ending: CellEnding): void;
 }
 
@@ -73,7 +73,11 @@ export class KernelProcess {
   private rawTail = "";
   private betweenCells = "";
   private rawPending = "";
-  private readonly seenMarks = new Set<string>();
+  /**
+   * The highest sync mark seen on the raw streams: every cell up to that count has all its raw
+   * output in. A number, not a set of marks: marks are cell counts, and a set grew by one per cell.
+   */
+  private syncedThrough = 0;
   private readonly exitListeners = new Set<(exit: string) => void>();
   private exitText: string | undefined;
   private readonly ready: Promise<void>;
@@ -166,6 +170,8 @@ export class KernelProcess {
         finish: (ending) => {
           if (this.cell !== cell) return;
           this.cell = undefined;
+          // A pending wait for the sync mark would hold the cell, its output and its request until it fired.
+          clearTimeout(cell.awaiting?.timer);
           cell.budget.stop();
           cell.ended.abort();
           options.signal.removeEventListener("abort", onAbort);
@@ -211,9 +217,11 @@ export class KernelProcess {
         break;
       case "done": {
         const ending = endingFor(cell, message.status);
-        if (message.flush && !this.seenMarks.has(message.flush)) {
-          cell.awaiting = { mark: message.flush, ending };
-          setTimeout(() => cell.finish(ending), RAW_SYNC_TIMEOUT_MS).unref?.();
+        const mark = Number(message.flush);
+        if (message.flush && mark > this.syncedThrough) {
+          const timer = setTimeout(() => cell.finish(ending), RAW_SYNC_TIMEOUT_MS);
+          timer.unref?.();
+          cell.awaiting = { mark, ending, timer };
         } else cell.finish(ending);
         break;
       }
@@ -248,7 +256,7 @@ export class KernelProcess {
   private raw(text: string): void {
     let data = this.rawPending + text;
     this.rawPending = "";
-    for (const match of data.matchAll(SYNC_MARK)) this.seenMarks.add(match[1]!);
+    for (const match of data.matchAll(SYNC_MARK)) this.syncedThrough = Math.max(this.syncedThrough, Number(match[1]));
     data = data.replace(SYNC_MARK, "");
     const cut = data.lastIndexOf("\x00sidecar-sync");
     if (cut !== -1 && cut > data.length - 32) {
@@ -261,7 +269,7 @@ export class KernelProcess {
       cell.budget.touch();
       cell.output.stream("stderr", data);
     } else if (data && this.interpreter) this.keepBetweenCells(data);
-    if (cell?.awaiting && this.seenMarks.has(cell.awaiting.mark)) cell.finish(cell.awaiting.ending);
+    if (cell?.awaiting && cell.awaiting.mark <= this.syncedThrough) cell.finish(cell.awaiting.ending);
   }
 
   private keepBetweenCells(text: string): void {
