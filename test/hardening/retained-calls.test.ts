@@ -2,10 +2,16 @@
 // a derived signal that still has an abort listener lives as long as the run's does (that is the
 // spec); a listener left on it kept each ast_grep call's file list for the whole run (1,141
 // searches grew the sidecar by 200 MB). The ledger below sees every abort listener added and
-// removed through the JS API, which is how the sidecar's own code listens.
+// removed through the JS API, which is how the sidecar's own code listens. The second test counts
+// what any other leak leaves: a Promise.race against a promise that lives as long as the language
+// server kept every lsp request's promises and closures (9 900 promises after a minute of load).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { heapStats } from "bun:jsc";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
+import { LSP_CONFIG, requireBinary, TS_PROJECT } from "../lsp/fixtures.ts";
 import { call } from "../syntax/call.ts";
 
 const CALLS = 60;
@@ -52,4 +58,53 @@ describe("calls that finished", () => {
     }
     expect(outstanding.size - before).toBe(0);
   }, 120_000);
+});
+
+/**
+ * Objects a leaked pending operation keeps: its promises, the closures waiting on them and their
+ * scopes, and the maps and sets such code registers in. Compiled code, strings and plain records
+ * come and go with the JIT and with what the run keeps by design (a resolved edit's id and state).
+ */
+const LEAK_KINDS = ["Promise", "Function", "JSLexicalEnvironment", "Map", "Set"];
+
+/** Live objects of LEAK_KINDS in this process (the sidecar runs in it) after a full collection. */
+function liveLeakKinds(): Record<string, number> {
+  Bun.gc(true);
+  const counts = heapStats().objectTypeCounts as Record<string, number>;
+  return Object.fromEntries(LEAK_KINDS.map((kind) => [kind, counts[kind] ?? 0]));
+}
+
+describe("calls that finished, counted on the heap", () => {
+  const REPEATS = 300;
+  /** Growth allowed over REPEATS calls: a leak keeps at least one of these per call, noise keeps a few. */
+  const NOISE = REPEATS / 4;
+
+  test("no tool keeps promises, closures or registrations per call", async () => {
+    requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
+    await using dir = await tempDir();
+    await dir.write({ ...TS_PROJECT, ...Object.fromEntries(Array.from({ length: 20 }, (_, k) => [`src/m${k}.ts`, `export async function f${k}(s: { close(): Promise<void> }) {\n  await s.close();\n}\n`])) });
+    await using t = await startTestRun(dir.path, { resources: { parser: {}, kernels: { python: "/usr/bin/python3" }, ...LSP_CONFIG.resources } });
+    const client = await t.client();
+    const kinds: Record<string, (client: Client) => Promise<unknown>> = {
+      "tools/list": (c) => c.request({ method: "tools/list" }, ListToolsResultSchema),
+      ast_grep: (c) => call(c, "ast_grep", { pattern: "await $X.close()", language: "typescript" }),
+      "ast_edit + resolve": async (c) => {
+        const staged = await call(c, "ast_edit", { pattern: "await $X.close()", rewrite: "await $X.close() /* c */", language: "typescript", path: "src/m0.ts" });
+        await call(c, "resolve", { edit_id: staged.data.edit_id, action: "discard" });
+      },
+      "eval python": (c) => call(c, "eval", { code: "1 + 1", description: "a cell counted for leaks", language: "python" }),
+      "eval javascript": (c) => call(c, "eval", { code: "1 + 1", description: "a cell counted for leaks", language: "javascript" }),
+      "lsp hover": (c) => call(c, "lsp", { action: "hover", file: "src/shapes.ts", line: 14, symbol: "totalArea" }),
+      "lsp diagnostics": (c) => call(c, "lsp", { action: "diagnostics", file: "src/shapes.ts" }),
+    };
+    const grown: Record<string, Record<string, number>> = {};
+    for (const [name, once] of Object.entries(kinds)) {
+      for (let k = 0; k < 20; k++) await once(client); // starts what the kind needs, warms the JIT
+      const before = liveLeakKinds();
+      for (let k = 0; k < REPEATS; k++) await once(client);
+      const after = liveLeakKinds();
+      grown[name] = Object.fromEntries(LEAK_KINDS.map((kind) => [kind, after[kind]! - before[kind]!]).filter(([, n]) => (n as number) >= NOISE));
+    }
+    expect(grown).toEqual(Object.fromEntries(Object.keys(kinds).map((name) => [name, {}])));
+  }, 240_000);
 });
