@@ -91,7 +91,7 @@ export class FileSearcher {
     const stats: JobStats = { candidates: 0, parsed: 0, cached: 0 };
     const outcomes: FileOutcome[] = [];
     const budget = { records: job.maxRecords ?? Number.POSITIVE_INFINITY };
-    const files = [...job.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const files = [...job.files].sort(byPath);
     let yielded = performance.now();
     for (const file of files) {
       if (performance.now() - yielded >= WORK_BETWEEN_YIELDS_MS) {
@@ -203,4 +203,9 @@ function matchRecord(text: string, match: NodeMatch): MatchRecord {
 /** 1-based line and column (UTF-16 code units, as editors count them). */
 function position(text: string, point: { row: number }, index: number): Position {
   return { line: point.row + 1, column: index - (text.lastIndexOf("\n", index - 1) + 1) + 1 };
+}
+
+/** Orders files (or their outcomes) by path, as every answer lists them: code-unit order, not the locale's. */
+export function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }

@@ -6,7 +6,7 @@ import type { Parser } from "web-tree-sitter";
 import { ToolFailure } from "../tool/define.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
 import { WriteHooks } from "../workspace/write-hooks.ts";
-import type { FileOutcome, JobStats } from "./file-search.ts";
+import { byPath, type FileOutcome, type JobStats } from "./file-search.ts";
 import { GRAMMAR_IDS, GrammarLoader, grammarForPath, isGrammarId, type GrammarSource } from "./grammars.ts";
 import { DEFAULT_CACHE_CHARS } from "./parse-cache.ts";
 import { ParsePool, type SpawnWorker } from "./parse-pool.ts";
@@ -113,7 +113,7 @@ export class SyntaxService {
       if (error instanceof PatternError) throw new ToolFailure(error.message);
       throw error;
     }
-    const outcomes = result.outcomes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const outcomes = result.outcomes.sort(byPath);
     return { language, pattern, outcomes, filesSearched: result.files, oversized: result.oversized, stats: result.stats };
   }
 

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { join } from "node:path";
 import { isInside } from "../workspace/paths.ts";
-import type { FileRef } from "./file-search.ts";
+import { byPath, type FileRef } from "./file-search.ts";
 import { isIgnored, parseGitignore, type IgnoreRules } from "./gitignore.ts";
 import { grammarForPath } from "./grammars.ts";
 
@@ -37,7 +37,7 @@ export function listScope(scope: SearchScope, root: string, language: string): W
 export function walkFiles(start: string, options: WalkOptions): WalkResult {
   const result: WalkResult = { files: [], oversized: 0 };
   walkDir(start, relFrom(options.root, start), ancestorIgnores(options.root, start), options, result);
-  result.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  result.files.sort(byPath);
   return result;
 }
 
