@@ -8,7 +8,8 @@
 // The sessions run in LOAD_PROCESSES client processes (default 5, as separate agents would), and
 // a tools/list probe runs in one more (bench/list-probe.ts). LOAD_KINDS="ast_grep,lsp hover" keeps
 // only those kinds (tools/list always stays); LOAD_ROUNDS=3 runs more rounds, to tell a filling
-// cache from a leak; LOAD_SETTLE_MS sets the pause before each RSS reading (default 3000);
+// cache from a leak; LOAD_SETTLE_MS sets the pause before each RSS reading (default 15000, past the
+// sidecar's deep reclaim);
 // LOAD_SIDECAR_FLAGS="--heap-prof-md" passes runtime flags to the sidecar (profiles are written to
 // its working directory when it exits), LOAD_SIDECAR_ENV="NAME=value …" environment variables; LOAD_CLIENT_NICE=5 runs the client processes (not the
 // probe) at that nice value, as callers that yield the CPU to the sidecar, like its own children do.
@@ -20,6 +21,7 @@ import { join } from "node:path";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
 import { procStatFields } from "../src/platform/proc-stat.ts";
 import { lowerProcessPriority } from "../src/platform/priority.ts";
+import { DEEP_IDLE_MS } from "../src/run/idle-reclaim.ts";
 import { processesWithMarker, waitForNoLeftovers } from "../build/leftovers.ts";
 import type { LoadClientJob } from "./load-client.ts";
 import { loadKinds, type Tally } from "./load-kinds.ts";
@@ -32,8 +34,11 @@ const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 2);
 const PROCESSES = Math.max(1, Math.min(SESSIONS, Number(process.env.LOAD_PROCESSES ?? 5)));
 const CLIENT_NICE = Number(process.env.LOAD_CLIENT_NICE ?? 0);
 const ONLY = process.env.LOAD_KINDS?.split(",").map((k) => k.trim());
-/** Settle time before reading RSS, so freed sessions and buffers can be collected. */
-const SETTLE_MS = Number(process.env.LOAD_SETTLE_MS ?? 3_000);
+/**
+ * Settle time before each RSS reading (the resting one too, so both are read in the same state):
+ * long enough for the sidecar's deep reclaim after DEEP_IDLE_MS of idle to run and settle.
+ */
+const SETTLE_MS = Number(process.env.LOAD_SETTLE_MS ?? DEEP_IDLE_MS + 5_000);
 const TARGET_LIST_P99_MS = 20;
 /** Client processes start, connect and warm up before each round's measured window opens. */
 const CLIENT_WARM_UP_MS = 5_000;

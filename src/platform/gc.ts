@@ -1,6 +1,6 @@
 // Asking the runtime to collect garbage now, where one exists (Bun.gc); elsewhere a no-op.
 
-type GcRuntime = { Bun?: { gc(force: boolean): void } };
+type GcRuntime = { Bun?: { gc(force: boolean): void; shrink?: () => void } };
 
 /**
  * A hint after a burst of short-lived allocations (a cell flooding output): a busy server's
@@ -10,4 +10,16 @@ type GcRuntime = { Bun?: { gc(force: boolean): void } };
  */
 export function collectGarbage(full = false): void {
   (globalThis as GcRuntime).Bun?.gc(full);
+}
+
+/**
+ * A full collection that also gives back what one leaves behind: the engine's compiled code (built
+ * again from bytecode when next called, so the first calls after are slower) and the allocator's
+ * cached free pages (Bun.shrink; deprecated in the typings but kept by the runtime, so it is
+ * looked up, not assumed). For long idle only.
+ */
+export function shrinkFootprint(): void {
+  const bun = (globalThis as GcRuntime).Bun;
+  bun?.gc(true);
+  if (typeof bun?.shrink === "function") bun.shrink();
 }

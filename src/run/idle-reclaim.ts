@@ -1,62 +1,94 @@
 // Gives memory back once a burst of calls is over. Under load the collector runs lazily and the
 // allocator keeps the pages it freed: after 20 s of 50 sessions searching, the sidecar stayed at
-// 290 MB with nothing left to do, against 120 MB before (148 MB after this reclaim). Once no call
-// has been in flight for IDLE_MS, and RSS has grown by RECLAIM_GROWTH_BYTES since it last settled,
-// a full collection runs on the main thread and in every parse worker (each has a heap of its own).
+// 290 MB with nothing left to do, against 120 MB before (148 MB after this reclaim). Two stages:
+// - once no call has been in flight for IDLE_MS, and RSS has grown by RECLAIM_GROWTH_BYTES since it
+//   last settled, a full collection runs on the main thread and in every parse worker (each has a
+//   heap of its own);
+// - once nothing has been in flight for DEEP_IDLE_MS, and RSS is still DEEP_GROWTH_BYTES above where
+//   the last deep reclaim left it, the main thread's collection also drops compiled code and the
+//   allocator's cached pages. The next calls then run slower until the code is compiled again (the
+//   first by tens of ms), which a model that has been thinking that long does not notice. After a
+//   saturated minute of the load bench, RSS settled 13 % above the resting sidecar instead of 14–25 %.
 
 /** How long the run must have no call in flight before memory is reclaimed. */
 export const IDLE_MS = 1_000;
 /** Growth over the settled RSS that makes a reclaim worth its pause (a full collection takes tens of ms). */
 export const RECLAIM_GROWTH_BYTES = 8 * 2 ** 20;
+/** How long the run must have no call in flight before the deep reclaim. */
+export const DEEP_IDLE_MS = 10_000;
+/**
+ * Growth over the level the last deep reclaim left that makes another worth it. Above what
+ * compiling the code again adds back (10–14 MB measured), so an agent calling every now and then
+ * does not pay the slower first call after every pause.
+ */
+export const DEEP_GROWTH_BYTES = 16 * 2 ** 20;
 /** After a reclaim, how long until RSS is read as the new settled level (workers collect on their own time). */
 const SETTLE_MS = 2_000;
 
 export interface IdleReclaimOptions {
-  /** Runs the collections. */
-  reclaim(): void;
+  /** Runs the collections; `deep` (long idle) may also drop compiled code and the allocator's cached pages. */
+  reclaim(deep: boolean): void;
   /** Current resident set size in bytes. */
   rss?: () => number;
   idleMs?: number;
   growthBytes?: number;
+  deepIdleMs?: number;
+  deepGrowthBytes?: number;
+  settleMs?: number;
 }
 
 export class IdleReclaim {
   private inFlight = 0;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private deepTimer: ReturnType<typeof setTimeout> | undefined;
   private settleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** RSS once the last reclaim of either kind settled (at start: the start). */
   private settled: number;
+  /** RSS once the last deep reclaim settled. */
+  private deeplySettled: number;
   private readonly rss: () => number;
 
   constructor(private readonly options: IdleReclaimOptions) {
     this.rss = options.rss ?? (() => process.memoryUsage.rss());
-    this.settled = this.rss();
+    this.settled = this.deeplySettled = this.rss();
   }
 
   callStarted(): void {
     this.inFlight++;
-    clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
+    this.clearIdleTimers();
   }
 
   callEnded(): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (this.inFlight > 0) return;
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => this.idle(), this.options.idleMs ?? IDLE_MS);
+    this.clearIdleTimers();
+    this.idleTimer = setTimeout(() => this.idle(false), this.options.idleMs ?? IDLE_MS);
+    this.deepTimer = setTimeout(() => this.idle(true), this.options.deepIdleMs ?? DEEP_IDLE_MS);
     this.idleTimer.unref?.();
+    this.deepTimer.unref?.();
   }
 
   close(): void {
-    clearTimeout(this.idleTimer);
+    this.clearIdleTimers();
     clearTimeout(this.settleTimer);
   }
 
-  private idle(): void {
-    this.idleTimer = undefined;
-    if (this.inFlight > 0 || this.rss() - this.settled < (this.options.growthBytes ?? RECLAIM_GROWTH_BYTES)) return;
-    this.options.reclaim();
+  private idle(deep: boolean): void {
+    const grown = deep ? this.rss() - this.deeplySettled : this.rss() - this.settled;
+    const worth = deep ? (this.options.deepGrowthBytes ?? DEEP_GROWTH_BYTES) : (this.options.growthBytes ?? RECLAIM_GROWTH_BYTES);
+    if (this.inFlight > 0 || grown < worth) return;
+    this.options.reclaim(deep);
     clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => (this.settled = this.rss()), SETTLE_MS);
+    this.settleTimer = setTimeout(() => {
+      this.settled = this.rss();
+      if (deep) this.deeplySettled = this.settled;
+    }, this.options.settleMs ?? SETTLE_MS);
     this.settleTimer.unref?.();
+  }
+
+  private clearIdleTimers(): void {
+    clearTimeout(this.idleTimer);
+    clearTimeout(this.deepTimer);
+    this.idleTimer = this.deepTimer = undefined;
   }
 }

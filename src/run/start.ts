@@ -8,7 +8,7 @@ import type { Tool } from "../tool/define.ts";
 import { ToolRegistry } from "../tool/registry.ts";
 import { toolCatalog } from "../tools/catalog.ts";
 import { VERSION } from "../version.ts";
-import { collectGarbage } from "../platform/gc.ts";
+import { collectGarbage, shrinkFootprint } from "../platform/gc.ts";
 import { connectServices } from "./connect.ts";
 import { IdleReclaim } from "./idle-reclaim.ts";
 import { Lifecycle } from "./lifecycle.ts";
@@ -54,8 +54,11 @@ export async function startRun(
   const catalog = toolCatalog(services);
   const registry = new ToolRegistry(() => [...catalog(), ...(options.extraTools ?? [])]);
   const reclaim = new IdleReclaim({
-    reclaim: () => {
-      collectGarbage(true);
+    // Parse workers only ever collect: dropping their compiled matcher, the hot path of every
+    // search, cost 7–18 % of throughput in the minute of load after it, for 8 points of RSS.
+    reclaim: (deep) => {
+      if (deep) shrinkFootprint();
+      else collectGarbage(true);
       services.syntax?.collectGarbage();
     },
   });

@@ -1,13 +1,29 @@
-// Memory is reclaimed once the run goes idle after growing, never while a call is in flight.
+// Memory is reclaimed once the run goes idle after growing, never while a call is in flight; after
+// long idle, a deep reclaim also drops compiled code when RSS is still well above where it was.
 import { describe, expect, test } from "bun:test";
 import { IdleReclaim } from "../../src/run/idle-reclaim.ts";
 
 const MB = 2 ** 20;
 const IDLE_MS = 30;
+const DEEP_IDLE_MS = 150;
+const SETTLE_MS = 20;
 
-function reclaimer(startRss = 100 * MB) {
-  const state = { rss: startRss, reclaimed: 0 };
-  const reclaim = new IdleReclaim({ reclaim: () => state.reclaimed++, rss: () => state.rss, idleMs: IDLE_MS, growthBytes: 32 * MB });
+/** `gives`: how much RSS a full collection and a deep reclaim each give back when they run. */
+function reclaimer(startRss = 100 * MB, gives = { full: 0, deep: 0 }) {
+  const state = { rss: startRss, reclaimed: 0, deep: 0 };
+  const reclaim = new IdleReclaim({
+    reclaim: (deep) => {
+      if (deep) state.deep++;
+      else state.reclaimed++;
+      state.rss -= deep ? gives.deep : gives.full;
+    },
+    rss: () => state.rss,
+    idleMs: IDLE_MS,
+    growthBytes: 32 * MB,
+    deepIdleMs: DEEP_IDLE_MS,
+    deepGrowthBytes: 64 * MB,
+    settleMs: SETTLE_MS,
+  });
   return { state, reclaim };
 }
 
@@ -48,6 +64,42 @@ describe("IdleReclaim", () => {
     reclaim.callEnded();
     await Bun.sleep(IDLE_MS * 3);
     expect(state.reclaimed).toBe(0);
+    reclaim.close();
+  });
+
+  test("after long idle a deep reclaim runs when RSS stayed well above the last deep level, once", async () => {
+    // A full collection gives back half of a 200 MB burst, the deep reclaim most of the rest.
+    const { state, reclaim } = reclaimer(100 * MB, { full: 100 * MB, deep: 90 * MB });
+    state.rss += 200 * MB;
+    reclaim.callStarted();
+    reclaim.callEnded();
+    await Bun.sleep(IDLE_MS * 2);
+    expect(state).toMatchObject({ reclaimed: 1, deep: 0 });
+    await Bun.sleep(DEEP_IDLE_MS * 1.5);
+    expect(state).toMatchObject({ reclaimed: 1, deep: 1, rss: 110 * MB });
+    // A burst that grows RSS past the full collection's threshold but not the deep one's (over the level the deep reclaim left).
+    state.rss += 40 * MB;
+    reclaim.callStarted();
+    reclaim.callEnded();
+    await Bun.sleep(DEEP_IDLE_MS * 1.5);
+    expect(state).toMatchObject({ reclaimed: 2, deep: 1 });
+    reclaim.close();
+  });
+
+  test("a call during the long idle postpones the deep reclaim until the run has been idle that long again", async () => {
+    const { state, reclaim } = reclaimer();
+    state.rss += 200 * MB; // nothing gives any back here
+    reclaim.callStarted();
+    reclaim.callEnded();
+    await Bun.sleep(DEEP_IDLE_MS / 2);
+    reclaim.callStarted(); // within the long idle
+    await Bun.sleep(DEEP_IDLE_MS * 1.5);
+    expect(state).toMatchObject({ reclaimed: 1, deep: 0 });
+    reclaim.callEnded();
+    await Bun.sleep(DEEP_IDLE_MS / 2);
+    expect(state.deep).toBe(0);
+    await Bun.sleep(DEEP_IDLE_MS);
+    expect(state.deep).toBe(1);
     reclaim.close();
   });
 });
