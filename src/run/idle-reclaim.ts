@@ -4,8 +4,8 @@
 // - once no call has been in flight for IDLE_MS, and RSS has grown by RECLAIM_GROWTH_BYTES since it
 //   last settled, a full collection runs on the main thread and in every parse worker (each has a
 //   heap of its own);
-// - once nothing has been in flight for DEEP_IDLE_MS, and RSS is still DEEP_GROWTH_BYTES above where
-//   the last deep reclaim left it, the main thread's collection also drops compiled code and the
+// - once nothing has been in flight for DEEP_IDLE_MS, and RSS is still RECLAIM_GROWTH_BYTES above
+//   where the last deep reclaim left it, the main thread's collection also drops compiled code and the
 //   allocator's cached pages. The next calls then run slower until the code is compiled again (the
 //   first by tens of ms), which a model that has been thinking that long does not notice. After a
 //   saturated minute of the load bench, RSS settled 13 % above the resting sidecar instead of 14–25 %.
@@ -16,12 +16,6 @@ export const IDLE_MS = 1_000;
 export const RECLAIM_GROWTH_BYTES = 8 * 2 ** 20;
 /** How long the run must have no call in flight before the deep reclaim. */
 export const DEEP_IDLE_MS = 10_000;
-/**
- * Growth over the level the last deep reclaim left that makes another worth it. Above what
- * compiling the code again adds back (10–14 MB measured), so an agent calling every now and then
- * does not pay the slower first call after every pause.
- */
-export const DEEP_GROWTH_BYTES = 16 * 2 ** 20;
 /** After a reclaim, how long until RSS is read as the new settled level (workers collect on their own time). */
 const SETTLE_MS = 2_000;
 
@@ -33,7 +27,6 @@ export interface IdleReclaimOptions {
   idleMs?: number;
   growthBytes?: number;
   deepIdleMs?: number;
-  deepGrowthBytes?: number;
   settleMs?: number;
 }
 
@@ -74,9 +67,8 @@ export class IdleReclaim {
   }
 
   private idle(deep: boolean): void {
-    const grown = deep ? this.rss() - this.deeplySettled : this.rss() - this.settled;
-    const worth = deep ? (this.options.deepGrowthBytes ?? DEEP_GROWTH_BYTES) : (this.options.growthBytes ?? RECLAIM_GROWTH_BYTES);
-    if (this.inFlight > 0 || grown < worth) return;
+    const grown = this.rss() - (deep ? this.deeplySettled : this.settled);
+    if (this.inFlight > 0 || grown < (this.options.growthBytes ?? RECLAIM_GROWTH_BYTES)) return;
     this.options.reclaim(deep);
     clearTimeout(this.settleTimer);
     this.settleTimer = setTimeout(() => {
