@@ -8,7 +8,7 @@
 //   where the last deep reclaim left it, the main thread's collection also drops compiled code and the
 //   allocator's cached pages. The next calls then run slower until the code is compiled again (the
 //   first by tens of ms), which a model that has been thinking that long does not notice. After a
-//   saturated minute of the load bench, RSS settled 13 % above the resting sidecar instead of 14–25 %.
+//   saturated minute of the load bench, RSS settled 12–18 % above the resting sidecar instead of 14–25 %.
 
 /** How long the run must have no call in flight before memory is reclaimed. */
 export const IDLE_MS = 1_000;
