@@ -2,13 +2,13 @@
 // a derived signal that still has an abort listener lives as long as the run's does (that is the
 // spec); a listener left on it kept each ast_grep call's file list for the whole run (1,141
 // searches grew the sidecar by 200 MB). The ledger below sees every abort listener added and
-// removed through the JS API, which is how the sidecar's own code listens. The second test counts
-// what any other leak leaves: a Promise.race against a promise that lives as long as the language
+// removed through the JS API, which is how the sidecar's own code listens. The heap tests count
+// what any other leak leaves, per tool and over a debug session: a Promise.race against a promise that lives as long as the language
 // server kept every lsp request's promises and closures (9 900 promises after a minute of load).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { heapStats } from "bun:jsc";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { stoppedPythonLoop } from "../dap/harness.ts";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { LSP_CONFIG, requireBinary, TS_PROJECT } from "../lsp/fixtures.ts";
@@ -75,36 +75,56 @@ function liveLeakKinds(): Record<string, number> {
 }
 
 describe("calls that finished, counted on the heap", () => {
+  /** Calls per kind. Growth below a quarter of them is noise; a leak keeps at least one object per call. */
   const REPEATS = 300;
-  /** Growth allowed over REPEATS calls: a leak keeps at least one of these per call, noise keeps a few. */
-  const NOISE = REPEATS / 4;
+
+  /** What each kind of call left alive over `repeats` calls, per object kind, where that reached a quarter of them. */
+  async function grownPerKind(kinds: Record<string, () => Promise<unknown>>, repeats = REPEATS): Promise<Record<string, Record<string, number>>> {
+    const grown: Record<string, Record<string, number>> = {};
+    for (const [name, once] of Object.entries(kinds)) {
+      for (let k = 0; k < 20; k++) await once(); // starts what the kind needs, warms the JIT
+      const before = liveLeakKinds();
+      for (let k = 0; k < repeats; k++) await once();
+      const after = liveLeakKinds();
+      grown[name] = Object.fromEntries(LEAK_KINDS.map((kind) => [kind, after[kind]! - before[kind]!]).filter(([, n]) => (n as number) >= repeats / 4));
+    }
+    return grown;
+  }
+
+  const nothingFor = (kinds: object) => Object.fromEntries(Object.keys(kinds).map((name) => [name, {}]));
 
   test("no tool keeps promises, closures or registrations per call", async () => {
     requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
     await using dir = await tempDir();
     await dir.write({ ...TS_PROJECT, ...Object.fromEntries(Array.from({ length: 20 }, (_, k) => [`src/m${k}.ts`, `export async function f${k}(s: { close(): Promise<void> }) {\n  await s.close();\n}\n`])) });
     await using t = await startTestRun(dir.path, { resources: { parser: {}, kernels: { python: "/usr/bin/python3" }, ...LSP_CONFIG.resources } });
-    const client = await t.client();
-    const kinds: Record<string, (client: Client) => Promise<unknown>> = {
-      "tools/list": (c) => c.request({ method: "tools/list" }, ListToolsResultSchema),
-      ast_grep: (c) => call(c, "ast_grep", { pattern: "await $X.close()", language: "typescript" }),
-      "ast_edit + resolve": async (c) => {
+    const c = await t.client();
+    const kinds: Record<string, () => Promise<unknown>> = {
+      "tools/list": () => c.request({ method: "tools/list" }, ListToolsResultSchema),
+      ast_grep: () => call(c, "ast_grep", { pattern: "await $X.close()", language: "typescript" }),
+      "ast_edit + resolve": async () => {
         const staged = await call(c, "ast_edit", { pattern: "await $X.close()", rewrite: "await $X.close() /* c */", language: "typescript", path: "src/m0.ts" });
         await call(c, "resolve", { edit_id: staged.data.edit_id, action: "discard" });
       },
-      "eval python": (c) => call(c, "eval", { code: "1 + 1", description: "a cell counted for leaks", language: "python" }),
-      "eval javascript": (c) => call(c, "eval", { code: "1 + 1", description: "a cell counted for leaks", language: "javascript" }),
-      "lsp hover": (c) => call(c, "lsp", { action: "hover", file: "src/shapes.ts", line: 14, symbol: "totalArea" }),
-      "lsp diagnostics": (c) => call(c, "lsp", { action: "diagnostics", file: "src/shapes.ts" }),
+      "eval python": () => call(c, "eval", { code: "1 + 1", description: "a cell counted for leaks", language: "python" }),
+      "eval javascript": () => call(c, "eval", { code: "1 + 1", description: "a cell counted for leaks", language: "javascript" }),
+      "lsp hover": () => call(c, "lsp", { action: "hover", file: "src/shapes.ts", line: 14, symbol: "totalArea" }),
+      "lsp diagnostics": () => call(c, "lsp", { action: "diagnostics", file: "src/shapes.ts" }),
     };
-    const grown: Record<string, Record<string, number>> = {};
-    for (const [name, once] of Object.entries(kinds)) {
-      for (let k = 0; k < 20; k++) await once(client); // starts what the kind needs, warms the JIT
-      const before = liveLeakKinds();
-      for (let k = 0; k < REPEATS; k++) await once(client);
-      const after = liveLeakKinds();
-      grown[name] = Object.fromEntries(LEAK_KINDS.map((kind) => [kind, after[kind]! - before[kind]!]).filter(([, n]) => (n as number) >= NOISE));
-    }
-    expect(grown).toEqual(Object.fromEntries(Object.keys(kinds).map((name) => [name, {}])));
+    expect(await grownPerKind(kinds)).toEqual(nothingFor(kinds));
+  }, 240_000);
+
+  test("a debug session driven for hundreds of steps keeps nothing per step", async () => {
+    await using h = await stoppedPythonLoop();
+    // Each continue runs one iteration of the loop and stops at the breakpoint again.
+    const kinds: Record<string, () => Promise<unknown>> = {
+      "continue to the breakpoint": () => h.ok({ operation: "continue" }),
+      "stack + evaluate": async () => {
+        await h.ok({ operation: "stack" });
+        await h.ok({ operation: "evaluate", expression: "x + 1" });
+      },
+    };
+    // 100 each: a step waits for the program to come round to the breakpoint again.
+    expect(await grownPerKind(kinds, 100)).toEqual(nothingFor(kinds));
   }, 240_000);
 });
