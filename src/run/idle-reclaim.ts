@@ -6,9 +6,10 @@
 //   heap of its own);
 // - once nothing has been in flight for DEEP_IDLE_MS, and RSS is still RECLAIM_GROWTH_BYTES above
 //   where the last deep reclaim left it, the main thread's collection also drops compiled code and the
-//   allocator's cached pages. The next calls then run slower until the code is compiled again (the
-//   first by tens of ms), which a model that has been thinking that long does not notice. After a
-//   saturated minute of the load bench, RSS settled 12–18 % above the resting sidecar instead of 14–25 %.
+//   allocator's cached pages. The next call then runs slower while the code is compiled again (by
+//   5–18 ms measured, a few ms for the ones after), which a model that has been thinking that long
+//   does not notice. After a saturated minute of the load bench, RSS settled 12–18 % above the
+//   resting sidecar instead of 14–25 %.
 
 /** How long the run must have no call in flight before memory is reclaimed. */
 export const IDLE_MS = 1_000;
