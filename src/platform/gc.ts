@@ -15,11 +15,12 @@ export function collectGarbage(full = false): void {
 /**
  * A full collection that also gives back what one leaves behind: the engine's compiled code (built
  * again from bytecode when next called, so the first calls after are slower) and the allocator's
- * cached free pages (Bun.shrink; deprecated in the typings but kept by the runtime, so it is
- * looked up, not assumed). For long idle only.
+ * cached free pages. Bun.shrink does all three once the thread is idle (within milliseconds); it is
+ * deprecated in the typings but kept by the runtime, so it is looked up, and a plain full
+ * collection stands in without it. For long idle only.
  */
 export function shrinkFootprint(): void {
   const bun = (globalThis as GcRuntime).Bun;
-  bun?.gc(true);
   if (typeof bun?.shrink === "function") bun.shrink();
+  else bun?.gc(true);
 }
