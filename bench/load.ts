@@ -11,8 +11,9 @@
 // cache from a leak; LOAD_SETTLE_MS sets the pause before each RSS reading (default 15000, past the
 // sidecar's deep reclaim);
 // LOAD_SIDECAR_FLAGS="--heap-prof-md" passes runtime flags to the sidecar (profiles are written to
-// its working directory when it exits), LOAD_SIDECAR_ENV="NAME=value …" environment variables; LOAD_CLIENT_NICE=5 runs the client processes (not the
-// probe) at that nice value, as callers that yield the CPU to the sidecar, like its own children do.
+// its working directory when it exits), LOAD_SIDECAR_ENV="NAME=value …" environment variables;
+// LOAD_CLIENT_NICE=5 runs the client processes (not the probe) at that nice value, as callers that
+// yield the CPU to the sidecar, like its own children do.
 // Each round also reports how long the sidecar's main thread ran and how long it waited, runnable,
 // for a CPU (Linux schedstat): on a machine the load generator shares, the waiting is most of the latency.
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -58,7 +59,10 @@ writeFileSync(
 /** LOAD_SIDECAR_ENV="BUN_JSC_x=1 Y=2": variables for the sidecar alone (the clients keep theirs). */
 function sidecarEnv(): Record<string, string> {
   const pairs = process.env.LOAD_SIDECAR_ENV?.split(" ").filter(Boolean) ?? [];
-  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
+  return Object.fromEntries(pairs.map((pair) => {
+    const at = pair.indexOf("=");
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }));
 }
 
 const marker = String(process.pid);
