@@ -6,9 +6,9 @@
 // what any other leak leaves, per tool and over a debug session: a Promise.race against a promise that lives as long as the language
 // server kept every lsp request's promises and closures (9 900 promises after a minute of load).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { heapStats } from "bun:jsc";
 import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { stoppedPythonLoop } from "../dap/harness.ts";
+import { liveObjects } from "../helpers/live-objects.ts";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { LSP_CONFIG, requireBinary, TS_PROJECT } from "../lsp/fixtures.ts";
@@ -67,13 +67,6 @@ describe("calls that finished", () => {
  */
 const LEAK_KINDS = ["Promise", "Function", "JSLexicalEnvironment", "Map", "Set"];
 
-/** Live objects of LEAK_KINDS in this process (the sidecar runs in it) after a full collection. */
-function liveLeakKinds(): Record<string, number> {
-  Bun.gc(true);
-  const counts = heapStats().objectTypeCounts as Record<string, number>;
-  return Object.fromEntries(LEAK_KINDS.map((kind) => [kind, counts[kind] ?? 0]));
-}
-
 describe("calls that finished, counted on the heap", () => {
   /** Calls per kind. Growth below a quarter of them is noise; a leak keeps at least one object per call. */
   const REPEATS = 300;
@@ -83,9 +76,9 @@ describe("calls that finished, counted on the heap", () => {
     const grown: Record<string, Record<string, number>> = {};
     for (const [name, once] of Object.entries(kinds)) {
       for (let k = 0; k < 20; k++) await once(); // starts what the kind needs, warms the JIT
-      const before = liveLeakKinds();
+      const before = liveObjects(LEAK_KINDS);
       for (let k = 0; k < repeats; k++) await once();
-      const after = liveLeakKinds();
+      const after = liveObjects(LEAK_KINDS);
       grown[name] = Object.fromEntries(LEAK_KINDS.map((kind) => [kind, after[kind]! - before[kind]!]).filter(([, n]) => (n as number) >= repeats / 4));
     }
     return grown;

@@ -1,7 +1,7 @@
 // Every `lsp` action against real typescript-language-server (typescript@5) and pyright, through the MCP client.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { heapStats } from "bun:jsc";
+import { liveObjects } from "../helpers/live-objects.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
 import { call, LSP_CONFIG, PY_PROJECT, requireBinary, TS_PROJECT } from "./fixtures.ts";
@@ -26,12 +26,6 @@ afterAll(async () => {
 });
 
 const lsp = (args: Record<string, unknown>) => call(client, "lsp", args);
-
-/** Promises alive in this process (the sidecar runs in it) after a full collection. */
-function livePromises(): number {
-  Bun.gc(true);
-  return heapStats().objectTypeCounts.Promise ?? 0;
-}
 
 describe("TypeScript", () => {
   test("definition goes to the declaration in the other file", async () => {
@@ -67,10 +61,10 @@ describe("TypeScript", () => {
   test("queries leave nothing behind on the server's lifetime (each used to keep its Promise.race until the server exited)", async () => {
     const hover = () => lsp({ action: "hover", file: "src/shapes.ts", line: 14, symbol: "totalArea" });
     await hover();
-    const before = livePromises();
+    const before = liveObjects(["Promise"]).Promise!;
     for (let i = 0; i < 300; i++) await hover();
     // Leaked races kept one promise per request (at least 300); what stays now is noise.
-    expect(livePromises() - before).toBeLessThan(60);
+    expect(liveObjects(["Promise"]).Promise! - before).toBeLessThan(60);
   });
 
   test("symbols by query with no server running yet starts them and searches", async () => {
