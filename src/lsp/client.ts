@@ -20,6 +20,11 @@ import type { ServerSpec } from "./catalog.ts";
 export const SHUTDOWN_REQUEST_TIMEOUT_MS = 2_000;
 /** A query waits this long for the server's work-done progress (project loading, indexing) to end. */
 export const INDEXING_WAIT_MS = 30_000;
+/**
+ * A progress token the server created counts as running from that moment, so an answer that
+ * overtakes the token's "begin" is not taken as final; past this without a "begin" it is dropped.
+ */
+export const CREATED_PROGRESS_GRACE_MS = 5_000;
 /** How much of the server's stderr is kept to explain an early exit. */
 const STDERR_KEPT_BYTES = 4_096;
 
@@ -79,8 +84,12 @@ export class LanguageServerClient {
   capabilities: ServerCapabilities = {};
   /** Dynamic registrations (client/registerCapability): id → method. Servers re-register under new ids. */
   readonly registered = new Map<string, string>();
-  /** Work-done progress tokens begun and not yet ended: the server is busy (often indexing). */
+  /** Work-done progress tokens created or begun and not yet ended: the server is busy (often indexing). */
   readonly activeProgress = new Map<string | number, string>();
+  /** Counts progress starts, so a query can tell that progress began and ended while it was in flight. */
+  private progressStarts = 0;
+  /** Tokens created with no "begin" yet: each is dropped after CREATED_PROGRESS_GRACE_MS. */
+  private readonly unbegunTokens = new Map<string | number, ReturnType<typeof setTimeout>>();
   readonly published = new Map<string, PublishedDiagnostics>();
   readonly events = new EventEmitter();
   /** Open documents: uri → the version and text the server has. */
@@ -207,13 +216,15 @@ export class LanguageServerClient {
 
   /**
    * A query whose answer is only right once the project is loaded: it waits for running progress
-   * to end first, and asks again if progress began while it was in flight (tsserver answers
-   * "the import line" for a definition until its project has loaded).
+   * to end first, and asks again if progress began while it was in flight, even if it has ended
+   * since: such an answer may come from a partial view of the project. (typescript-language-server
+   * with its syntax server on answers references with the declaration alone while loading.)
    */
   async query<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> {
     await this.progressDrained(signal);
+    const startsBefore = this.progressStarts;
     const answer = await this.request<R>(method, params, signal);
-    if (this.activeProgress.size === 0) return answer;
+    if (this.activeProgress.size === 0 && this.progressStarts === startsBefore) return answer;
     await this.progressDrained(signal);
     return this.request<R>(method, params, signal);
   }
@@ -276,6 +287,19 @@ export class LanguageServerClient {
     return this.stopping;
   }
 
+  private progressBegan(token: string | number, title: string): void {
+    if (!this.activeProgress.has(token)) this.progressStarts += 1;
+    this.activeProgress.set(token, title);
+    clearTimeout(this.unbegunTokens.get(token));
+    this.unbegunTokens.delete(token);
+  }
+
+  private progressEnded(token: string | number): void {
+    this.activeProgress.delete(token);
+    clearTimeout(this.unbegunTokens.get(token));
+    this.unbegunTokens.delete(token);
+  }
+
   /** Signals whatever is left of the group (a crashed server's own children) and closes the connection. */
   kill(): Promise<void> {
     this.stopping = true;
@@ -306,11 +330,23 @@ export class LanguageServerClient {
       this.events.emit("published", params.uri);
     });
     c.onNotification("$/progress", (params: { token: string | number; value?: { kind?: string; title?: string } }) => {
-      if (params.value?.kind === "begin") this.activeProgress.set(params.token, params.value.title ?? "working");
-      if (params.value?.kind === "end") this.activeProgress.delete(params.token);
+      if (params.value?.kind === "begin") this.progressBegan(params.token, params.value.title ?? "working");
+      if (params.value?.kind === "end") this.progressEnded(params.token);
       this.events.emit("progress");
     });
-    c.onRequest("window/workDoneProgress/create", () => null);
+    // Between this request and the token's "begin" lies our reply's round trip, and an answer to a
+    // query can arrive within it: the creation is already the start.
+    c.onRequest("window/workDoneProgress/create", (params: { token: string | number }) => {
+      this.progressBegan(params.token, "starting");
+      this.events.emit("progress");
+      const timer = setTimeout(() => {
+        if (this.unbegunTokens.delete(params.token)) this.progressEnded(params.token);
+        this.events.emit("progress");
+      }, CREATED_PROGRESS_GRACE_MS);
+      timer.unref?.();
+      this.unbegunTokens.set(params.token, timer);
+      return null;
+    });
     c.onRequest("workspace/configuration", (params: { items: unknown[] }) => params.items.map(() => null));
     c.onRequest("workspace/workspaceFolders", () => [{ uri: pathToFileURL(this.root).href, name: "root" }]);
     c.onRequest("client/registerCapability", (params: { registrations: { id: string; method: string }[] }) => {

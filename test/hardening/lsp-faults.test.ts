@@ -1,10 +1,12 @@
-// Language servers that misbehave in ways the lsp suite's real servers cannot be made to: a stderr
-// flood and malformed frames. A small scripted server stands in (test/hardening/fixtures/misbehaving-lsp.py).
+// Language servers that misbehave in ways the lsp suite's real servers cannot be made to (a stderr
+// flood, malformed frames), or whose answers race their progress reports in an order the real ones
+// produce only under load. A small scripted server stands in (test/hardening/fixtures/misbehaving-lsp.py).
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { call } from "../syntax/call.ts";
+import { CREATED_PROGRESS_GRACE_MS, INDEXING_WAIT_MS } from "../../src/lsp/client.ts";
 
 const SERVER = join(import.meta.dir, "fixtures", "misbehaving-lsp.py");
 /** The server's stderr is kept only to explain an early exit; a flood must not grow the sidecar. */
@@ -48,5 +50,34 @@ describe("a language server that misbehaves", () => {
     expect(next.text).toContain("fake hover");
     // The stopped server's process is gone: only the restarted one runs.
     expect(t.run.services.languageServers!.supervisor.running()).toHaveLength(1);
+  }, TEST_TIMEOUT_MS);
+});
+
+describe("an answer that raced the server's progress report", () => {
+  // typescript-language-server answers from its partial syntax server until the project has
+  // loaded; seen on a loaded CI machine as references that listed the declaration alone.
+  for (const [mode, order] of [
+    ["answer-before-begin", "arrives after the progress token was created but before it began"],
+    ["begin-end-then-answer", "arrives after a whole progress ran while it was in flight"],
+  ] as const) {
+    test(`${order}: it is not taken as final, the query is asked again`, async () => {
+      await using dir = await tempDir();
+      await dir.write({ "pyproject.toml": "", "m.py": "value = 1\n" });
+      await using t = await runWith(dir.path, mode);
+      const r = await call(await t.client(), "lsp", { action: "hover", file: "m.py", line: 1, symbol: "value" });
+      expect(r.text).toBe("full hover 2");
+    }, TEST_TIMEOUT_MS);
+  }
+
+  test("a progress token created and never begun stops counting after the grace period", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "m.py": "value = 1\n" });
+    await using t = await runWith(dir.path, "created-never-begun");
+    const started = Date.now();
+    const r = await call(await t.client(), "lsp", { action: "hover", file: "m.py", line: 1, symbol: "value" });
+    expect(r.text).toBe("full hover 2");
+    // Asked again once the token was dropped, not after the 30 s wait for indexing.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(CREATED_PROGRESS_GRACE_MS);
+    expect(Date.now() - started).toBeLessThan(INDEXING_WAIT_MS);
   }, TEST_TIMEOUT_MS);
 });
