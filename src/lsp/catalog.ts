@@ -31,6 +31,11 @@ export const BUILTIN_SERVERS: readonly ServerSpec[] = [
     rootMarkers: ["tsconfig.json", "jsconfig.json", "package.json"],
     command: "typescript-language-server",
     args: ["--stdio"],
+    // One tsserver, not two. With its default second, "partial semantic" server, a query sent
+    // while the project loads is answered from the open files alone (references: the declaration
+    // only) — and we wait for loading to end before asking anyway. Measured on a fresh server:
+    // the first references in 2.5–3.2 s instead of 4.2–4.4 s, as the two no longer load at once.
+    initializationOptions: { tsserver: { useSyntaxServer: "never" } },
     checker: { command: "tsc", args: ["--noEmit", "--pretty", "false"], format: "tsc" },
   },
   {

@@ -107,6 +107,9 @@ describe("lifecycle", () => {
     const answers = await Promise.all([call(client, "lsp", hover), call(client, "lsp", hover), call(client, "lsp", { action: "symbols", file: "src/shapes.ts" })]);
     expect(answers.map((a) => a.isError)).toEqual([false, false, false]);
     expect(processesIn(dir.path, "typescript-language-server")).toHaveLength(1);
+    // One tsserver: the partial syntax server, which answers from the open files alone while the
+    // project loads, is configured off (the catalog's useSyntaxServer "never").
+    expect(processesIn(dir.path, "tsserver.js")).toHaveLength(1);
 
     const pid = serverPid(t);
     // Freeze the server so the request is surely in flight, then kill it as an OOM killer would.
