@@ -337,7 +337,7 @@ export class LanguageServerClient {
     // Between this request and the token's "begin" lies our reply's round trip, and an answer to a
     // query can arrive within it: the creation is already the start.
     c.onRequest("window/workDoneProgress/create", (params: { token: string | number }) => {
-      this.progressBegan(params.token, "starting");
+      this.progressBegan(params.token, "work announced");
       this.events.emit("progress");
       const timer = setTimeout(() => {
         if (this.unbegunTokens.delete(params.token)) this.progressEnded(params.token);
