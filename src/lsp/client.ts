@@ -105,8 +105,6 @@ export class LanguageServerClient {
   private stopped: Promise<void> | undefined;
   private killed: Promise<void> | undefined;
   private readonly gone: Promise<never>;
-  /** Set just before "exited" is emitted; a request started after that fails at once. */
-  private exitSeen = false;
 
   private constructor(
     readonly spec: ServerSpec,
@@ -121,10 +119,7 @@ export class LanguageServerClient {
     });
     const ended = exited(child);
     this.whenExited = () => ended;
-    void ended.then(() => {
-      this.exitSeen = true;
-      this.events.emit("exited");
-    });
+    void ended.then(() => this.events.emit("exited"));
     this.gone = ended.then(() => {
       throw new ServerGone(spec.id, this.exitDescription());
     });
@@ -208,7 +203,8 @@ export class LanguageServerClient {
   private unlessGone<R>(work: Promise<R>): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       const onExit = () => reject(new ServerGone(this.spec.id, this.exitDescription()));
-      if (this.exitSeen) return onExit();
+      // Exited already: "exited" was emitted, or is about to be; either way the answer is the same.
+      if (!this.alive) return onExit();
       this.events.once("exited", onExit);
       work.then(resolve, reject).finally(() => this.events.off("exited", onExit));
     });
@@ -290,12 +286,15 @@ export class LanguageServerClient {
   private progressBegan(token: string | number, title: string): void {
     if (!this.activeProgress.has(token)) this.progressStarts += 1;
     this.activeProgress.set(token, title);
-    clearTimeout(this.unbegunTokens.get(token));
-    this.unbegunTokens.delete(token);
+    this.forgetUnbegun(token);
   }
 
   private progressEnded(token: string | number): void {
     this.activeProgress.delete(token);
+    this.forgetUnbegun(token);
+  }
+
+  private forgetUnbegun(token: string | number): void {
     clearTimeout(this.unbegunTokens.get(token));
     this.unbegunTokens.delete(token);
   }
@@ -339,8 +338,9 @@ export class LanguageServerClient {
     c.onRequest("window/workDoneProgress/create", (params: { token: string | number }) => {
       this.progressBegan(params.token, "work announced");
       this.events.emit("progress");
+      // A "begin" or "end" clears this timer, so when it fires the token is still unbegun.
       const timer = setTimeout(() => {
-        if (this.unbegunTokens.delete(params.token)) this.progressEnded(params.token);
+        this.progressEnded(params.token);
         this.events.emit("progress");
       }, CREATED_PROGRESS_GRACE_MS);
       timer.unref?.();
