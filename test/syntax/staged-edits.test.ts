@@ -1,11 +1,14 @@
 // The staged-edit store on its own: what it holds is bounded, and an edit being accepted is left alone.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { contentHash, StagedEdits, type StagedFile } from "../../src/syntax/staged-edits.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
-/** A staged rewrite of `rel` (whose content is `before`) to `updated`. */
+/**
+ * A staged rewrite of `rel` (whose content is `before`) to `updated`. `root` is a tempDir path, real
+ * already, as the store's root must be.
+ */
 function staged(root: string, rel: string, before: string, updated: string): StagedFile[] {
   return [{ path: join(root, rel), rel, hash: contentHash(before), updated, replacements: 1 }];
 }
@@ -16,7 +19,7 @@ describe("staged content is bounded", () => {
   test("past the bound the oldest staged edits expire, and resolving one says so", async () => {
     await using dir = await tempDir();
     await dir.write({ "a.ts": "a", "b.ts": "b", "c.ts": "c" });
-    const root = realpathSync(dir.path);
+    const root = dir.path;
     const edits = new StagedEdits(root, 25);
     const first = edits.stage(staged(root, "a.ts", "a", "x".repeat(10)));
     const second = edits.stage(staged(root, "b.ts", "b", "y".repeat(10)));
@@ -32,7 +35,7 @@ describe("staged content is bounded", () => {
   test("an edit larger than the bound on its own is still staged (everything older goes)", async () => {
     await using dir = await tempDir();
     await dir.write({ "a.ts": "a", "b.ts": "b" });
-    const root = realpathSync(dir.path);
+    const root = dir.path;
     const edits = new StagedEdits(root, 5);
     const small = edits.stage(staged(root, "a.ts", "a", "x"));
     const large = edits.stage(staged(root, "b.ts", "b", "y".repeat(50)));
@@ -44,7 +47,7 @@ describe("staged content is bounded", () => {
   test("an edit being accepted neither expires nor can be accepted twice", async () => {
     await using dir = await tempDir();
     await dir.write({ "a.ts": "a", "b.ts": "b" });
-    const root = realpathSync(dir.path);
+    const root = dir.path;
     const edits = new StagedEdits(root, 15);
     const first = edits.stage(staged(root, "a.ts", "a", "x".repeat(10)));
     const accepting = edits.accept(first, noNotes);
