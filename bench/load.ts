@@ -16,8 +16,10 @@
 // yield the CPU to the sidecar, like its own children do.
 // Each round also reports how long the sidecar's main thread ran and how long it waited, runnable,
 // for a CPU (Linux schedstat): on a machine the load generator shares, the waiting is most of the latency.
+// And where the machine's CPU went over the round: the sidecar, its children, the load generator
+// (its clients and probe, which run the official SDK client) and everything else.
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
 import { procStatFields } from "../src/platform/proc-stat.ts";
@@ -90,6 +92,56 @@ function mainThreadSched(): { run: number; wait: number } {
   return { run: run! / 1e9, wait: wait! / 1e9 };
 }
 
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ
+
+/** Busy and total CPU seconds of the whole machine so far, all cores (/proc/stat). */
+function machineCpu(): { busy: number; total: number } {
+  const ticks = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  const idle = ticks[3]! + ticks[4]!; // idle, iowait
+  const total = ticks.reduce((a, b) => a + b, 0);
+  return { busy: (total - idle) / CLOCK_TICKS_PER_SECOND, total: total / CLOCK_TICKS_PER_SECOND };
+}
+
+/** A process's CPU seconds so far, its reaped children's included (utime, stime, cutime, cstime). */
+function processCpuSeconds(target: number | "self"): number {
+  const fields = (target === "self" ? procStatFields(process.pid) : procStatFields(target)) ?? [];
+  return [11, 12, 13, 14].reduce((sum, k) => sum + Number(fields[k] ?? 0), 0) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** CPU seconds so far of the sidecar's children (every marked process but the sidecar), per pid. */
+function childrenCpu(): Map<number, number> {
+  return new Map(processesWithMarker(MARKER, marker).filter((p) => p !== pid).map((p) => [p, processCpuSeconds(p)]));
+}
+
+/**
+ * Where the machine's CPU went between two readings: the sidecar, its children, the load
+ * generator (this process and its reaped clients and probe) and everything else.
+ */
+function cpuAccount() {
+  const machine = machineCpu();
+  // Clients and the probe still running count what they spent so far (before the round opened:
+  // start-up, connecting, warming up); once reaped, their whole time is in our cutime and cstime.
+  const running = [...generatorPids].reduce((sum, p) => sum + processCpuSeconds(p), 0);
+  return { machine, sidecar: cpuSeconds(), children: childrenCpu(), generator: processCpuSeconds("self") + running };
+}
+
+/** Client and probe processes of the running round. */
+const generatorPids = new Set<number>();
+
+function describeCpuAccount(from: ReturnType<typeof cpuAccount>, to: ReturnType<typeof cpuAccount>): string {
+  const total = to.machine.total - from.machine.total;
+  const busy = to.machine.busy - from.machine.busy;
+  const sidecarCpu = to.sidecar - from.sidecar;
+  let children = 0;
+  for (const [child, seconds] of to.children) children += seconds - (from.children.get(child) ?? 0);
+  const generator = to.generator - from.generator;
+  const share = (seconds: number) => `${seconds.toFixed(1)} s (${((seconds / total) * 100).toFixed(0)}%)`;
+  return (
+    `  the machine's ${availableParallelism()} cores: ${((busy / total) * 100).toFixed(0)}% busy; sidecar ${share(sidecarCpu)}, its children ${share(children)}, ` +
+    `load generator ${share(generator)}, everything else ${share(Math.max(0, busy - sidecarCpu - children - generator))}`
+  );
+}
+
 function alive(): boolean {
   return sidecar.child.exitCode === null && sidecar.child.signalCode === null;
 }
@@ -122,7 +174,9 @@ async function clientProcess(sessions: number[], start: number, deadline: number
   const job: LoadClientJob = { url: sidecar.ready.url, tokens: sidecar.ready.surfaces, workdir, sessions, kinds: kinds.map((k) => k.name), start, deadline, thinkMs: THINK_MS };
   const child = Bun.spawn([process.execPath, join(import.meta.dir, "load-client.ts"), JSON.stringify(job)], { stdout: "pipe", stderr: "pipe" });
   if (CLIENT_NICE) lowerProcessPriority(child.pid, CLIENT_NICE);
+  generatorPids.add(child.pid);
   const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  generatorPids.delete(child.pid);
   if (code === 0) return JSON.parse(out) as Tally;
   const failed: Tally = {
     latencies: {},
@@ -141,8 +195,11 @@ async function probeList(start: number, seconds: number): Promise<number[]> {
     stdout: "pipe",
     stderr: "inherit",
   });
+  generatorPids.add(probe.pid);
   const out = await new Response(probe.stdout).text();
-  return (await probe.exited) === 0 ? (JSON.parse(out) as number[]) : [];
+  const code = await probe.exited;
+  generatorPids.delete(probe.pid);
+  return code === 0 ? (JSON.parse(out) as number[]) : [];
 }
 
 async function round(number: number): Promise<void> {
@@ -154,7 +211,9 @@ async function round(number: number): Promise<void> {
   const started = performance.now();
   const cpuBefore = cpuSeconds();
   const schedBefore = mainThreadSched();
+  const accountBefore = cpuAccount();
   const [probed, ...tallies] = await running;
+  const accountAfter = cpuAccount();
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSeconds() - cpuBefore;
   const sched = mainThreadSched();
@@ -170,6 +229,7 @@ async function round(number: number): Promise<void> {
     `  sidecar main thread: on a CPU ${(sched.run - schedBefore.run).toFixed(1)} s, runnable but waiting for a CPU ${(sched.wait - schedBefore.wait).toFixed(1)} s` +
       `${CLIENT_NICE ? ` (client processes at nice ${CLIENT_NICE})` : ""}`,
   );
+  console.log(describeCpuAccount(accountBefore, accountAfter));
   for (const kind of kinds) {
     const times = merged((t) => t.latencies, kind.name) as number[];
     const errors = merged((t) => t.errors, kind.name) as string[];
