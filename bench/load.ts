@@ -103,8 +103,8 @@ function machineCpu(): { busy: number; total: number } {
 }
 
 /** A process's CPU seconds so far, its reaped children's included (utime, stime, cutime, cstime). */
-function processCpuSeconds(target: number | "self"): number {
-  const fields = (target === "self" ? procStatFields(process.pid) : procStatFields(target)) ?? [];
+function processCpuSeconds(target: number): number {
+  const fields = procStatFields(target) ?? [];
   return [11, 12, 13, 14].reduce((sum, k) => sum + Number(fields[k] ?? 0), 0) / CLOCK_TICKS_PER_SECOND;
 }
 
@@ -112,6 +112,9 @@ function processCpuSeconds(target: number | "self"): number {
 function childrenCpu(): Map<number, number> {
   return new Map(processesWithMarker(MARKER, marker).filter((p) => p !== pid).map((p) => [p, processCpuSeconds(p)]));
 }
+
+/** Client and probe processes of the running round. */
+const generatorPids = new Set<number>();
 
 /**
  * Where the machine's CPU went between two readings: the sidecar, its children, the load
@@ -122,11 +125,8 @@ function cpuAccount() {
   // Clients and the probe still running count what they spent so far (before the round opened:
   // start-up, connecting, warming up); once reaped, their whole time is in our cutime and cstime.
   const running = [...generatorPids].reduce((sum, p) => sum + processCpuSeconds(p), 0);
-  return { machine, sidecar: cpuSeconds(), children: childrenCpu(), generator: processCpuSeconds("self") + running };
+  return { machine, sidecar: cpuSeconds(), children: childrenCpu(), generator: processCpuSeconds(process.pid) + running };
 }
-
-/** Client and probe processes of the running round. */
-const generatorPids = new Set<number>();
 
 function describeCpuAccount(from: ReturnType<typeof cpuAccount>, to: ReturnType<typeof cpuAccount>): string {
   const total = to.machine.total - from.machine.total;
