@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
-import { procStatFields } from "../src/platform/proc-stat.ts";
+import { cpuSeconds } from "./cpu-time.ts";
 
 const CALLS = Number(process.argv[2] ?? 200);
 const ONLY = process.argv.slice(3);
@@ -19,10 +19,9 @@ const sidecar = await spawnSidecar([process.execPath, ...(process.env.COST_SIDEC
 const pid = sidecar.ready.pid;
 const client = await sidecar.connect("default");
 
-/** utime + stime in ms of one thread (the main thread's id is the pid) or of the whole process. */
+/** CPU ms of one thread (the main thread's id is the pid) or of the whole process. */
 function cpuMs(task?: number): number {
-  const fields = procStatFields(pid, task) ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  return cpuSeconds(pid, { tid: task }) * 1000;
 }
 
 const line = (file: string, needle: string) => readFileSync(join(workdir, file), "utf8").split("\n").findIndex((l) => l.includes(needle)) + 1;

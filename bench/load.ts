@@ -22,10 +22,10 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
-import { procStatFields } from "../src/platform/proc-stat.ts";
 import { lowerProcessPriority } from "../src/platform/priority.ts";
 import { DEEP_IDLE_MS } from "../src/run/idle-reclaim.ts";
 import { processesWithMarker, waitForNoLeftovers } from "../build/leftovers.ts";
+import { cpuSeconds, machineCpu } from "./cpu-time.ts";
 import type { LoadClientJob } from "./load-client.ts";
 import { loadKinds, type Tally } from "./load-kinds.ts";
 import { ms, percentile } from "./stats.ts";
@@ -80,37 +80,15 @@ function rss(): { rssMb: number; peakMb: number } {
   return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
 }
 
-/** The sidecar's own CPU time so far (user + system, seconds), threads included. */
-function cpuSeconds(): number {
-  const fields = procStatFields(pid) ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-}
-
 /** The main thread's time on a CPU and runnable-but-waiting for one, in seconds (Linux schedstat). */
 function mainThreadSched(): { run: number; wait: number } {
   const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ").map(Number);
   return { run: run! / 1e9, wait: wait! / 1e9 };
 }
 
-const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ
-
-/** Busy and total CPU seconds of the whole machine so far, all cores (/proc/stat). */
-function machineCpu(): { busy: number; total: number } {
-  const ticks = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
-  const idle = ticks[3]! + ticks[4]!; // idle, iowait
-  const total = ticks.reduce((a, b) => a + b, 0);
-  return { busy: (total - idle) / CLOCK_TICKS_PER_SECOND, total: total / CLOCK_TICKS_PER_SECOND };
-}
-
-/** A process's CPU seconds so far, its reaped children's included (utime, stime, cutime, cstime). */
-function processCpuSeconds(target: number): number {
-  const fields = procStatFields(target) ?? [];
-  return [11, 12, 13, 14].reduce((sum, k) => sum + Number(fields[k] ?? 0), 0) / CLOCK_TICKS_PER_SECOND;
-}
-
 /** CPU seconds so far of the sidecar's children (every marked process but the sidecar), per pid. */
 function childrenCpu(): Map<number, number> {
-  return new Map(processesWithMarker(MARKER, marker).filter((p) => p !== pid).map((p) => [p, processCpuSeconds(p)]));
+  return new Map(processesWithMarker(MARKER, marker).filter((p) => p !== pid).map((p) => [p, cpuSeconds(p, { reaped: true })]));
 }
 
 /** Client and probe processes of the running round. */
@@ -124,8 +102,8 @@ function cpuAccount() {
   const machine = machineCpu();
   // Clients and the probe still running count what they spent so far (before the round opened:
   // start-up, connecting, warming up); once reaped, their whole time is in our cutime and cstime.
-  const running = [...generatorPids].reduce((sum, p) => sum + processCpuSeconds(p), 0);
-  return { machine, sidecar: cpuSeconds(), children: childrenCpu(), generator: processCpuSeconds(process.pid) + running };
+  const running = [...generatorPids].reduce((sum, p) => sum + cpuSeconds(p, { reaped: true }), 0);
+  return { machine, sidecar: cpuSeconds(pid), children: childrenCpu(), generator: cpuSeconds(process.pid, { reaped: true }) + running };
 }
 
 function describeCpuAccount(from: ReturnType<typeof cpuAccount>, to: ReturnType<typeof cpuAccount>): string {
@@ -209,13 +187,12 @@ async function round(number: number): Promise<void> {
   const running = Promise.all([probeList(start, SECONDS), ...shares.map((share) => clientProcess(share, start, deadline))]);
   await Bun.sleep(start - Date.now());
   const started = performance.now();
-  const cpuBefore = cpuSeconds();
   const schedBefore = mainThreadSched();
   const accountBefore = cpuAccount();
   const [probed, ...tallies] = await running;
   const accountAfter = cpuAccount();
   const seconds = (performance.now() - started) / 1000;
-  const cpu = cpuSeconds() - cpuBefore;
+  const cpu = accountAfter.sidecar - accountBefore.sidecar;
   const sched = mainThreadSched();
   const merged = (pick: (t: Tally) => Record<string, unknown[]>, name: string) => tallies.flatMap((t) => pick(t)[name] ?? []);
   const calls = tallies.reduce((n, t) => n + t.calls, 0);
