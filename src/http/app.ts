@@ -3,6 +3,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ToolRegistry, Surface } from "../tool/registry.ts";
 import { bearerToken, isLoopbackHost, isLoopbackOrigin, matchToken } from "./guard.ts";
+import type { ListFrontFeed } from "./list-front.ts";
 import { McpSessions, type CallActivity, type ServerIdentity } from "./mcp-sessions.ts";
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -40,9 +41,17 @@ export interface AppOptions {
 
 type Env = { Variables: { surface: SurfaceToken } };
 
-export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpSessions } {
+export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpSessions; front: ListFrontFeed } {
   const sessions = new McpSessions(options.registry, options.identity, options.runSignal, options.activity);
   const app = new Hono<Env>();
+  // For a runtime that answers tools/list on a front thread: everything that thread must know.
+  const front: ListFrontFeed = {
+    setup: { surfaces: options.surfaces.map(({ name, token }) => ({ name, token })), allowRemote: options.allowRemote ?? false },
+    watch: (listener) => sessions.watch(options.surfaces, listener),
+    touched: (ids) => {
+      for (const id of ids) sessions.get(id);
+    },
+  };
 
   app.onError((error, c) => {
     // A bug in a handler must not take the process down; the client gets a JSON-RPC internal error.
@@ -111,7 +120,7 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
   });
 
   app.notFound((c) => c.json({ error: `No route ${c.req.method} ${c.req.path}. The MCP endpoint is /mcp.` }, 404));
-  return { app, sessions };
+  return { app, sessions, front };
 }
 
 function sessionFor(c: Context<Env>, sessions: McpSessions) {

@@ -10,13 +10,14 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Tool, ToolContext } from "../tool/define.ts";
 import { invokeTool } from "../tool/invoke.ts";
 import { jsonSchemaOf } from "../tool/json-schema.ts";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
+import type { FrontUpdate } from "./list-front.ts";
+import { toolsListResponse } from "./tools-list-answer.ts";
 
 /**
  * tools/call with `arguments` loosened: the SDK validates the request itself and answers a
@@ -65,6 +66,8 @@ export class McpSessions {
    * tens of ms of main thread per new session (50 clients connecting at once stalled every call).
    */
   private readonly validator = new AjvJsonSchemaValidator();
+  /** Fronts answering tools/list on another thread, with the surfaces each keeps lists for. */
+  private readonly fronts = new Set<{ tell(update: FrontUpdate): void; surfaces: readonly Surface[] }>();
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -75,12 +78,34 @@ export class McpSessions {
     private readonly runActivity?: CallActivity,
   ) {
     this.unsubscribe = registry.onChange(() => {
+      // Fronts first: a client re-listing on the notification must find the new list there.
+      for (const front of this.fronts) for (const surface of front.surfaces) front.tell(this.listUpdate(surface));
       for (const session of this.sessions.values()) session.server.sendToolListChanged().catch(() => {});
     });
   }
 
   get size(): number {
     return this.sessions.size;
+  }
+
+  /**
+   * Keeps a front (a thread answering tools/list for these sessions) up to date: the surfaces'
+   * lists and the open sessions now, then every change. Returns a stop.
+   */
+  watch(surfaces: readonly Surface[], tell: (update: FrontUpdate) => void): () => void {
+    const front = { tell, surfaces };
+    for (const surface of surfaces) tell(this.listUpdate(surface));
+    for (const [id, session] of this.sessions) tell({ type: "session", id, surface: session.surface.name });
+    this.fronts.add(front);
+    return () => this.fronts.delete(front);
+  }
+
+  private listUpdate(surface: Surface): FrontUpdate {
+    return { type: "list", surface: surface.name, json: this.toolsListJson(surface) };
+  }
+
+  private ended(id: string): void {
+    for (const front of this.fronts) front.tell({ type: "ended", id });
   }
 
   get(id: string): McpSession | undefined {
@@ -98,6 +123,7 @@ export class McpSessions {
     }
     if (!oldest) return false;
     this.sessions.delete(oldest[0]);
+    this.ended(oldest[0]);
     void oldest[1].server.close();
     return true;
   }
@@ -110,9 +136,11 @@ export class McpSessions {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.sessions.set(id, session);
+        for (const front of this.fronts) front.tell({ type: "session", id, surface: surface.name });
       },
       onsessionclosed: (id) => {
         this.sessions.delete(id);
+        this.ended(id);
         void server.close();
       },
     });
@@ -125,19 +153,11 @@ export class McpSessions {
    * A plain tools/list request answered from the surface's cached, already serialized list, as a
    * JSON response. It is the request clients send most, and the SDK path cost about 1 ms of main
    * thread each (schema parsing, a 30 KB stringify, an SSE stream) while other calls waited behind
-   * it. Anything else — a batch, params other than a cursor, headers the SDK would refuse — returns
-   * undefined and goes through the SDK, so its answers and errors stay the SDK's own.
+   * it. Where a front thread listens (src/http/list-front.ts), it answers these itself first.
    */
   answerToolsList(session: McpSession, body: unknown, headers: Headers): Response | undefined {
-    if (!isPlainToolsList(body) || session.transport.sessionId === undefined) return undefined;
-    const accept = headers.get("accept") ?? "";
-    if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
-    if (headers.get("content-type")?.split(";")[0]!.trim().toLowerCase() !== "application/json") return undefined;
-    const version = headers.get("mcp-protocol-version");
-    if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
-    return new Response(`{"result":${this.toolsListJson(session.surface)},"jsonrpc":"2.0","id":${JSON.stringify(body.id)}}`, {
-      headers: { "Content-Type": "application/json", "mcp-session-id": session.transport.sessionId },
-    });
+    const id = session.transport.sessionId;
+    return id === undefined ? undefined : toolsListResponse(body, headers, id, this.toolsListJson(session.surface));
   }
 
   /** The serialized tools/list result of a surface, built again only when its tools change. */
@@ -153,6 +173,7 @@ export class McpSessions {
   async closeAll(): Promise<void> {
     this.unsubscribe();
     const all = [...this.sessions.values()];
+    for (const id of this.sessions.keys()) this.ended(id);
     this.sessions.clear();
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
@@ -199,17 +220,6 @@ export class McpSessions {
     });
     return server;
   }
-}
-
-/** `{"jsonrpc": "2.0", "id": 7, "method": "tools/list"}`, with at most a cursor in params (there is one page). */
-function isPlainToolsList(body: unknown): body is { id: string | number } {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return false;
-  const { jsonrpc, id, method, params, ...rest } = body as Record<string, unknown>;
-  if (jsonrpc !== "2.0" || method !== "tools/list" || Object.keys(rest).length > 0) return false;
-  if (!(typeof id === "string" || (typeof id === "number" && Number.isInteger(id)))) return false;
-  if (params === undefined) return true;
-  if (params === null || typeof params !== "object" || Array.isArray(params)) return false;
-  return Object.keys(params).every((key) => key === "cursor" || key === "_meta");
 }
 
 /** The tools/list entry: schemas from valibot, tier mapped onto MCP annotations. */

@@ -53,6 +53,8 @@ export async function startRun(
   const services = connectServices(settings, runtime, lifecycle);
   const catalog = toolCatalog(services);
   const registry = new ToolRegistry(() => [...catalog(), ...(options.extraTools ?? [])]);
+  // The listener starts after the reclaim that reaches into it (a front thread's heap).
+  let collectListenerGarbage: ((deep: boolean) => void) | undefined;
   const reclaim = new IdleReclaim({
     // Parse workers only ever collect: dropping their compiled matcher, the hot path of every
     // search, cost 7–18 % of throughput in the minute of load after it, for 8 points of RSS.
@@ -60,11 +62,12 @@ export async function startRun(
       if (deep) shrinkFootprint();
       else collectGarbage(true);
       services.syntax?.collectGarbage();
+      collectListenerGarbage?.(deep);
     },
   });
   lifecycle.add("idle reclaim", async () => reclaim.close());
   const routes = harnessRoutes(services, registry, settings.surfaces.map(({ name, tiers }) => ({ name, tiers })));
-  const { app, sessions } = createApp({
+  const { app, sessions, front } = createApp({
     registry,
     surfaces: settings.surfaces,
     identity: { name: "sidecar", version: VERSION },
@@ -73,7 +76,8 @@ export async function startRun(
     allowRemote: options.allowRemote,
     routes,
   });
-  const listening = await runtime.listen(app.fetch, host, port);
+  const listening = await runtime.listen(app.fetch, host, port, front);
+  collectListenerGarbage = listening.collectGarbage?.bind(listening);
   lifecycle.add("mcp sessions", () => sessions.closeAll());
   lifecycle.add("listener", () => listening.close());
   const shownHost = host.includes(":") ? `[${host}]` : host;

@@ -1,6 +1,7 @@
 // Runtime primitives under Bun (source checkout and the compiled binary alike).
 import { isEmbeddedPath } from "../platform/embedded-paths.ts";
 import { join } from "node:path";
+import { listenBehindFront } from "./front.bun.ts";
 import { bunGrammarSource } from "./grammar-source.bun.ts";
 import { spawnParseWorker } from "./parse-worker.bun.ts";
 import type { RuntimePrimitives } from "./primitives.ts";
@@ -10,7 +11,9 @@ const compiled = isEmbeddedPath(Bun.main);
 
 export const bunPrimitives: RuntimePrimitives = {
   name: "bun",
-  async listen(fetch, host, port) {
+  async listen(fetch, host, port, front) {
+    const behindFront = front ? await listenBehindFront(fetch, host, port, front) : undefined;
+    if (behindFront) return behindFront;
     // idleTimeout 0: SSE streams and long tool calls (ask_user, vibe_wait) must not be cut at 10 s.
     const server = Bun.serve({ fetch, hostname: host, port, idleTimeout: 0 });
     return { port: server.port ?? port, close: () => server.stop(true) };
