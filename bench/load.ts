@@ -18,7 +18,7 @@
 // for a CPU (Linux schedstat): on a machine the load generator shares, the waiting is most of the latency.
 // And where the machine's CPU went over the round: the sidecar, its children, the load generator
 // (its clients and probe, which run the official SDK client) and everything else.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
@@ -80,11 +80,14 @@ function rss(): { rssMb: number; peakMb: number } {
   return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
 }
 
-/** The main thread's time on a CPU and runnable-but-waiting for one, in seconds (Linux schedstat). */
-function mainThreadSched(): { run: number; wait: number } {
-  const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ").map(Number);
+/** A thread's time on a CPU and runnable-but-waiting for one, in seconds (Linux schedstat). */
+function threadSched(tid: number): { run: number; wait: number } {
+  const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ").map(Number);
   return { run: run! / 1e9, wait: wait! / 1e9 };
 }
+
+/** The front thread answering tools/list (src/runtime/front-worker.bun.ts), where the runtime has one. */
+const frontTid = readdirSync(`/proc/${pid}/task`).map(Number).find((tid) => readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim() === "sidecar-front");
 
 /** CPU seconds so far of the sidecar's children (every marked process but the sidecar), per pid. */
 function childrenCpu(): Map<number, number> {
@@ -187,13 +190,15 @@ async function round(number: number): Promise<void> {
   const running = Promise.all([probeList(start, SECONDS), ...shares.map((share) => clientProcess(share, start, deadline))]);
   await Bun.sleep(start - Date.now());
   const started = performance.now();
-  const schedBefore = mainThreadSched();
+  const schedBefore = threadSched(pid);
+  const frontBefore = frontTid ? threadSched(frontTid) : undefined;
   const accountBefore = cpuAccount();
   const [probed, ...tallies] = await running;
   const accountAfter = cpuAccount();
   const seconds = (performance.now() - started) / 1000;
   const cpu = accountAfter.sidecar - accountBefore.sidecar;
-  const sched = mainThreadSched();
+  const sched = threadSched(pid);
+  const front = frontTid ? threadSched(frontTid) : undefined;
   const merged = (pick: (t: Tally) => Record<string, unknown[]>, name: string) => tallies.flatMap((t) => pick(t)[name] ?? []);
   const calls = tallies.reduce((n, t) => n + t.calls, 0);
   for (const t of tallies) {
@@ -206,6 +211,7 @@ async function round(number: number): Promise<void> {
     `  sidecar main thread: on a CPU ${(sched.run - schedBefore.run).toFixed(1)} s, runnable but waiting for a CPU ${(sched.wait - schedBefore.wait).toFixed(1)} s` +
       `${CLIENT_NICE ? ` (client processes at nice ${CLIENT_NICE})` : ""}`,
   );
+  if (front && frontBefore) console.log(`  sidecar front thread: on a CPU ${(front.run - frontBefore.run).toFixed(1)} s, runnable but waiting for a CPU ${(front.wait - frontBefore.wait).toFixed(1)} s`);
   console.log(describeCpuAccount(accountBefore, accountAfter));
   for (const kind of kinds) {
     const times = merged((t) => t.latencies, kind.name) as number[];
