@@ -5,7 +5,7 @@
 import { readlinkSync } from "node:fs";
 import { FRONT_BODY_PEEK_BYTES, ListFront } from "../http/list-front.ts";
 import { collectGarbage, shrinkFootprint } from "../platform/gc.ts";
-import type { FromFront, ToFront } from "./front-protocol.ts";
+import { MAX_FRONT_STREAMS, type FromFront, type ToFront } from "./front-protocol.ts";
 
 declare const self: Worker;
 
@@ -57,7 +57,64 @@ function start({ host, port, socket, setup }: Extract<ToFront, { type: "start" }
   post({ type: "listening", port: server.port ?? port, tid: threadId() });
 }
 
+let openStreams = 0;
+
 async function handle(desk: ListFront, socket: string, request: Request): Promise<Response> {
+  if (request.method !== "GET") return forward(desk, socket, request);
+  if (openStreams >= MAX_FRONT_STREAMS) {
+    return Response.json(
+      {
+        jsonrpc: "2.0",
+        error: { code: -32000, message: `Method Not Allowed: ${MAX_FRONT_STREAMS} sessions already hold a server-message stream (GET /mcp); this session gets server messages on its own requests only. Close unused sessions (DELETE /mcp) to make room.` },
+        id: null,
+      },
+      { status: 405, headers: { Allow: "POST, DELETE" } },
+    );
+  }
+  openStreams++;
+  let open = true;
+  const release = () => {
+    if (open) openStreams--;
+    open = false;
+  };
+  request.signal.addEventListener("abort", release, { once: true });
+  try {
+    const response = await forward(desk, socket, request);
+    if (!response.body) {
+      release();
+      return response;
+    }
+    return new Response(untilDone(response.body, release), { status: response.status, statusText: response.statusText, headers: response.headers });
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** The same stream, calling `done` once it ends, fails or is cancelled. */
+function untilDone(body: ReadableStream<Uint8Array>, done: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const { value, done: ended } = await reader.read();
+        if (ended) {
+          done();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        done();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      done();
+      return reader.cancel(reason);
+    },
+  });
+}
+
+async function forward(desk: ListFront, socket: string, request: Request): Promise<Response> {
   let body: ArrayBuffer | ReadableStream<Uint8Array> | null = request.body;
   const length = Number(request.headers.get("content-length") ?? NaN);
   if (request.method === "POST" && length <= FRONT_BODY_PEEK_BYTES) {

@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { describeTool, MAX_SESSIONS } from "../../src/http/mcp-sessions.ts";
 import type { ListFrontFeed, FrontUpdate } from "../../src/http/list-front.ts";
 import { listenBehindFront, MAX_FRONT_RESTARTS } from "../../src/runtime/front.bun.ts";
+import { MAX_FRONT_STREAMS } from "../../src/runtime/front-protocol.ts";
+import { spawnSidecar } from "../../build/spawn-sidecar.ts";
 import type { Tool } from "../../src/tool/define.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { echoTool, execProbeTool, writeProbeTool } from "../helpers/probe-tools.ts";
@@ -164,4 +166,40 @@ describe("the front thread", () => {
       await listening?.close();
     }
   });
+
+  test("standalone streams past the cap get 405, and calls still pass with the cap full", async () => {
+    // A sidecar of its own: the front's fetch pool is per process, and this test's requests must
+    // not share it.
+    await using dir = await tempDir();
+    await dir.write({ "run.json": JSON.stringify({ workdir: dir.path, resources: { parser: {} } }), "a.py": "x = 1\n" });
+    await using sidecar = await spawnSidecar([process.execPath, join(import.meta.dir, "..", "..", "src", "main.ts"), "serve", "--config", join(dir.path, "run.json")]);
+    const token = sidecar.ready.surfaces.default!;
+    const post = (body: unknown, session?: string) => fetch(sidecar.ready.url, { method: "POST", headers: headers(token, session), body: JSON.stringify(body) });
+    const sessions: string[] = [];
+    for (let k = 0; k <= MAX_FRONT_STREAMS + 1; k++) {
+      const response = await post(initialize);
+      sessions.push(response.headers.get("mcp-session-id")!);
+      await response.body?.cancel();
+    }
+    const stream = (session: string, signal?: AbortSignal) =>
+      fetch(sidecar.ready.url, { headers: { ...headers(token, session), Accept: "text/event-stream" }, signal }).catch(() => undefined);
+    const holders = new AbortController();
+    // Their answers' headers may wait for a first event; they hold their place either way.
+    for (const session of sessions.slice(0, MAX_FRONT_STREAMS)) void stream(session, holders.signal);
+    await Bun.sleep(2_000); // for all of them to reach the front: nothing answers them yet
+    const refused = await Promise.race([stream(sessions[MAX_FRONT_STREAMS]!), Bun.sleep(10_000).then(() => undefined)]);
+    expect(refused?.status).toBe(405);
+    expect(((await refused!.json()) as { error: { message: string } }).error.message).toContain("Method Not Allowed");
+    const call = await post({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "ast_grep", arguments: { pattern: "$X = 1", language: "python" } } }, sessions[0]);
+    expect(call.status).toBe(200);
+    expect(await call.text()).toContain("a.py");
+    // Streams that end make room again.
+    holders.abort();
+    let after: Response | undefined;
+    for (let k = 0; k < 50; k++) {
+      after = await Promise.race([stream(sessions[MAX_FRONT_STREAMS + 1]!), Bun.sleep(200).then(() => undefined)]);
+      if (after?.status !== 405) break;
+    }
+    expect(after?.status).not.toBe(405);
+  }, 60_000);
 });
