@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ListFrontFeed } from "../http/list-front.ts";
+import { isEmbeddedPath } from "../platform/embedded-paths.ts";
 import { keepAtMainPriority } from "../platform/priority.ts";
 import type { FromFront, ToFront } from "./front-protocol.ts";
 import type { FetchHandler, Listening } from "./primitives.ts";
@@ -14,10 +15,10 @@ import type { FetchHandler, Listening } from "./primitives.ts";
 const FRONT_START_TIMEOUT_MS = 10_000;
 /** A unix socket path must fit sockaddr_un (104 bytes on macOS, 108 on Linux). */
 const MAX_SOCKET_PATH = 100;
-/** Times a crashed front thread is started again before the run gives up on its port. */
+/** Times a crashed front thread is started again before the main thread serves the port itself. */
 export const MAX_FRONT_RESTARTS = 3;
 
-const compiled = Bun.main.startsWith("/$bunfs/") || Bun.main.includes("~BUN");
+const compiled = isEmbeddedPath(Bun.main);
 
 function spawnFrontWorker(): Worker {
   // A compiled binary embeds the worker as another entrypoint (compile.ts), beside main.
