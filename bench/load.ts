@@ -22,7 +22,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
-import { lowerProcessPriority } from "../src/platform/priority.ts";
+import { FRONT_THREAD_NAME, lowerProcessPriority } from "../src/platform/priority.ts";
 import { DEEP_IDLE_MS } from "../src/run/idle-reclaim.ts";
 import { processesWithMarker, waitForNoLeftovers } from "../build/leftovers.ts";
 import { cpuSeconds, machineCpu } from "./cpu-time.ts";
@@ -87,7 +87,7 @@ function threadSched(tid: number): { run: number; wait: number } {
 }
 
 /** The front thread answering tools/list (src/runtime/front-worker.bun.ts), where the runtime has one. */
-const frontTid = readdirSync(`/proc/${pid}/task`).map(Number).find((tid) => readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim() === "sidecar-front");
+const frontTid = readdirSync(`/proc/${pid}/task`).map(Number).find((tid) => readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim() === FRONT_THREAD_NAME);
 
 /** CPU seconds so far of the sidecar's children (every marked process but the sidecar), per pid. */
 function childrenCpu(): Map<number, number> {

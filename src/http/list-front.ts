@@ -49,10 +49,11 @@ export class ListFront {
     else this.sessions.delete(update.id);
   }
 
-  /** The answer to a plain tools/list on a known session of the token's surface; undefined for anything else. */
-  answer(request: Request, body: unknown): Response | undefined {
-    if (request.method !== "POST" || new URL(request.url).pathname !== "/mcp") return undefined;
-    const headers = request.headers;
+  /**
+   * The answer to a POST /mcp (its headers and parsed body) that is a plain tools/list on a known
+   * session of the token's surface; undefined for anything else.
+   */
+  answer(headers: Headers, body: unknown): Response | undefined {
     if (!this.setup.allowRemote) {
       if (!isLoopbackHost(headers.get("host") ?? "")) return undefined;
       const origin = headers.get("origin");

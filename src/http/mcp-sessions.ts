@@ -104,8 +104,8 @@ export class McpSessions {
     return { type: "list", surface: surface.name, json: this.toolsListJson(surface) };
   }
 
-  private ended(id: string): void {
-    for (const front of this.fronts) front.tell({ type: "ended", id });
+  private tellFronts(update: FrontUpdate): void {
+    for (const front of this.fronts) front.tell(update);
   }
 
   get(id: string): McpSession | undefined {
@@ -123,7 +123,7 @@ export class McpSessions {
     }
     if (!oldest) return false;
     this.sessions.delete(oldest[0]);
-    this.ended(oldest[0]);
+    this.tellFronts({ type: "ended", id: oldest[0] });
     void oldest[1].server.close();
     return true;
   }
@@ -136,11 +136,11 @@ export class McpSessions {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.sessions.set(id, session);
-        for (const front of this.fronts) front.tell({ type: "session", id, surface: surface.name });
+        this.tellFronts({ type: "session", id, surface: surface.name });
       },
       onsessionclosed: (id) => {
         this.sessions.delete(id);
-        this.ended(id);
+        this.tellFronts({ type: "ended", id });
         void server.close();
       },
     });
@@ -173,7 +173,7 @@ export class McpSessions {
   async closeAll(): Promise<void> {
     this.unsubscribe();
     const all = [...this.sessions.values()];
-    for (const id of this.sessions.keys()) this.ended(id);
+    for (const id of this.sessions.keys()) this.tellFronts({ type: "ended", id });
     this.sessions.clear();
     await Promise.allSettled(all.map((s) => s.server.close()));
   }

@@ -58,18 +58,13 @@ function autogroupName(line: string): string {
 
 /** Nice value of the runtime's helper threads; the parse workers, bulk work too, have their own. */
 export const HELPER_THREAD_NICE = 10;
-/** Threads of our own that serve requests, as the main thread does, and so keep its priority. */
-const atMainPriority = new Set<number>();
+/** The name of the front thread (src/runtime/front.bun.ts), which answers requests as the main thread does. */
+export const FRONT_THREAD_NAME = "sidecar-front";
 /**
- * Runtime threads on the path of every request, kept at the main thread's priority too: Bun's
- * fetch does its I/O on its "HTTP Client" thread, and the front thread passes each call through it.
+ * Threads on the path of every request, kept at the main thread's priority: the front thread, and
+ * Bun's "HTTP Client" thread, where fetch does its I/O as the front passes each call on.
  */
-const SERVING_THREAD_NAMES = new Set(["HTTP Client"]);
-
-/** Keeps a thread (by kernel id) out of keepHelperThreadsLow's reach: the front thread answers requests too. */
-export function keepAtMainPriority(tid: number): void {
-  atMainPriority.add(tid);
-}
+const SERVING_THREAD_NAMES = new Set([FRONT_THREAD_NAME, "HTTP Client"]);
 
 /** Helper threads start lazily (the JIT's once code gets hot), so the check repeats. */
 const HELPER_CHECK_MS = 5_000;
@@ -89,9 +84,9 @@ export function keepHelperThreadsLow(): () => void {
 
 function lowerHelperThreads(): void {
   for (const tid of threadIds()) {
-    if (tid === process.pid || atMainPriority.has(tid) || SERVING_THREAD_NAMES.has(threadName(tid))) continue;
+    if (tid === process.pid) continue; // the main thread
     try {
-      if (getPriority(tid) < HELPER_THREAD_NICE) setPriority(tid, HELPER_THREAD_NICE);
+      if (getPriority(tid) < HELPER_THREAD_NICE && !SERVING_THREAD_NAMES.has(threadName(tid))) setPriority(tid, HELPER_THREAD_NICE);
     } catch {
       // the thread ended meanwhile
     }

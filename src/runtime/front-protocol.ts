@@ -17,7 +17,7 @@ export type ToFront =
   | { type: "stop" };
 
 export type FromFront =
-  | { type: "listening"; port: number; tid?: number }
+  | { type: "listening"; port: number }
   | { type: "failed"; message: string }
   | { type: "touched"; ids: string[] }
   | { type: "stopped" };

@@ -2,7 +2,6 @@
 // itself (src/http/list-front.ts); every other request it passes, unchanged and streaming, to the
 // main thread's listener on a unix socket. Under load this keeps tools/list from waiting
 // behind other calls' work and the main thread's garbage collections (docs/architecture.md).
-import { readlinkSync } from "node:fs";
 import { FRONT_BODY_PEEK_BYTES, ListFront } from "../http/list-front.ts";
 import { collectGarbage, shrinkFootprint } from "../platform/gc.ts";
 import { MAX_FRONT_STREAMS, type FromFront, type ToFront } from "./front-protocol.ts";
@@ -54,7 +53,7 @@ function start({ host, port, socket, setup }: Extract<ToFront, { type: "start" }
     const ids = desk.takeTouched();
     if (ids.length > 0) post({ type: "touched", ids });
   }, TOUCH_REPORT_MS);
-  post({ type: "listening", port: server.port ?? port, tid: threadId() });
+  post({ type: "listening", port: server.port ?? port });
 }
 
 let openStreams = 0;
@@ -115,16 +114,16 @@ function untilDone(body: ReadableStream<Uint8Array>, done: () => void): Readable
 }
 
 async function forward(desk: ListFront, socket: string, request: Request): Promise<Response> {
+  const url = new URL(request.url);
   let body: ArrayBuffer | ReadableStream<Uint8Array> | null = request.body;
   const length = Number(request.headers.get("content-length") ?? NaN);
-  if (request.method === "POST" && length <= FRONT_BODY_PEEK_BYTES) {
+  if (request.method === "POST" && url.pathname === "/mcp" && length <= FRONT_BODY_PEEK_BYTES) {
     // The bytes are passed on as they came (invalid UTF-8 included); only the peek decodes them.
     const bytes = await request.arrayBuffer();
-    const answer = desk.answer(request, parsedOrUndefined(bytes));
+    const answer = desk.answer(request.headers, parsedOrUndefined(bytes));
     if (answer) return answer;
     body = bytes;
   }
-  const url = new URL(request.url);
   try {
     return await fetch(`http://localhost${url.pathname}${url.search}`, {
       unix: socket,
@@ -172,13 +171,4 @@ function stop(): void {
   clearInterval(touchTimer);
   server?.stop(true);
   post({ type: "stopped" });
-}
-
-/** This thread's kernel id (Linux), so the main thread can keep it at its own priority. */
-function threadId(): number | undefined {
-  try {
-    return Number(readlinkSync("/proc/thread-self").split("/").pop());
-  } catch {
-    return undefined;
-  }
 }

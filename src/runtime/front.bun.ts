@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ListFrontFeed } from "../http/list-front.ts";
 import { isEmbeddedPath } from "../platform/embedded-paths.ts";
-import { keepAtMainPriority } from "../platform/priority.ts";
+import { FRONT_THREAD_NAME } from "../platform/priority.ts";
 import type { FromFront, ToFront } from "./front-protocol.ts";
 import type { FetchHandler, Listening } from "./primitives.ts";
 
@@ -23,7 +23,8 @@ const compiled = isEmbeddedPath(Bun.main);
 function spawnFrontWorker(): Worker {
   // A compiled binary embeds the worker as another entrypoint (compile.ts), beside main.
   const entry = compiled ? join(dirname(Bun.main), "runtime", "front-worker.bun.ts") : new URL("./front-worker.bun.ts", import.meta.url).href;
-  return new Worker(entry, { name: "sidecar-front" });
+  // The name keeps it at the main thread's priority (platform/priority.ts).
+  return new Worker(entry, { name: FRONT_THREAD_NAME });
 }
 
 /**
@@ -134,7 +135,6 @@ async function startFront(host: string, port: number, socket: string, feed: List
       const message = event.data;
       if (message.type === "listening") {
         clearTimeout(timer);
-        if (message.tid !== undefined) keepAtMainPriority(message.tid);
         resolve(message.port);
       } else if (message.type === "failed") {
         clearTimeout(timer);
