@@ -7,6 +7,7 @@ export interface CliFlags {
   listen?: string;
   surface?: string;
   "allow-remote"?: boolean;
+  "outlive-parent"?: boolean;
   help?: boolean;
   version?: boolean;
 }
@@ -25,6 +26,7 @@ export function parseCommandLine(argv: readonly string[]): { command: string | u
         listen: { type: "string" },
         surface: { type: "string" },
         "allow-remote": { type: "boolean" },
+        "outlive-parent": { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },

@@ -4,13 +4,14 @@ import { VERSION } from "../version.ts";
 export const HELP = `sidecar ${VERSION} — server-bound MCP tools for one AI-agent run
 
 Usage:
-  sidecar serve [--config run.json] [--workdir DIR] [--listen HOST:PORT] [--allow-remote]
+  sidecar serve [--config run.json] [--workdir DIR] [--listen HOST:PORT] [--allow-remote] [--outlive-parent]
       Serve one run over MCP Streamable HTTP at /mcp. Without --config it runs on embedded
       defaults: workdir = current directory; parser, language servers, debugger (conversation
       "local"), kernels and questions (space "local", answered on the operator page) connected.
       When ready it prints one JSON line on stdout ("page" only when the operator page serves):
         {"url":…,"page":…,"surfaces":{"default":TOKEN,"plan":TOKEN,"explore":TOKEN},"pid":…,"version":…}
-      Logs go to stderr. SIGINT/SIGTERM shut down the run and every process it started.
+      Logs go to stderr. SIGINT/SIGTERM shut down the run and every process it started, and so
+      does the exit of the process that started the sidecar (the harness), unless --outlive-parent.
 
   sidecar tools [--surface NAME] [--config run.json] [--workdir DIR]
       Print, as JSON, the tools that surface would see (default surface: "default").
@@ -27,6 +28,8 @@ Flags:
   --workdir DIR     The checkout this run works on; overrides the config's workdir.
   --listen ADDR     Address to bind, HOST:PORT (default 127.0.0.1:0, an ephemeral port).
   --allow-remote    Permit a non-loopback --listen address and foreign Host/Origin headers.
+  --outlive-parent  Keep serving after the process that started \`serve\` exits (for a launcher that
+                    starts the sidecar and exits); stop it with SIGTERM then.
   --surface NAME    With \`tools\`: which surface's view to print.
 
 Surfaces: a bearer token chooses the surface; each surface sees only tools whose approval tier it

@@ -1,4 +1,5 @@
-// `sidecar serve`: one server for one agent run, until SIGINT/SIGTERM.
+// `sidecar serve`: one server for one agent run, until SIGINT/SIGTERM or its harness exits.
+import { watchParent } from "../platform/parent-watch.ts";
 import { keepHelperThreadsLow } from "../platform/priority.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
 import { readyLine, startRun } from "../run/start.ts";
@@ -6,6 +7,8 @@ import type { CliFlags } from "./args.ts";
 import { settingsFromFlags } from "./load-settings.ts";
 
 export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives): Promise<number> {
+  // Read before start-up, so that a harness dying while the run starts is noticed too.
+  const parent = process.ppid;
   const settings = settingsFromFlags(flags);
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const run = await startRun(settings, runtime, { allowRemote: flags["allow-remote"], log });
@@ -16,15 +19,18 @@ export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives):
 
   const stopped = new Promise<number>((resolve) => {
     let stopping = false;
-    const stop = (signal: string) => {
+    let stopWatchingParent = () => {};
+    const stop = (reason: string) => {
       if (stopping) return;
       stopping = true;
-      log(`sidecar: ${signal} received, shutting down`);
+      log(`sidecar: ${reason}, shutting down`);
       stopLoweringHelpers();
+      stopWatchingParent();
       run.close().then(() => resolve(0));
     };
-    process.on("SIGINT", () => stop("SIGINT"));
-    process.on("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT received"));
+    process.on("SIGTERM", () => stop("SIGTERM received"));
+    if (!flags["outlive-parent"]) stopWatchingParent = watchParent(parent, () => stop(`the process that started it (pid ${parent}) exited`));
   });
   return stopped;
 }

@@ -1,11 +1,13 @@
 // A real `sidecar serve` process with kernels (one holding a child and a setsid daemon), a language
 // server and a worker that ignores SIGTERM: after SIGTERM no child survives; after SIGKILL the children notice and go.
+// And one level up: when the harness that started it is SIGKILLed, the sidecar notices and shuts down.
 import { describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { processesWithMarker, waitForNoLeftovers } from "../../build/leftovers.ts";
 import { spawnSidecar } from "../../build/spawn-sidecar.ts";
+import { PARENT_CHECK_MS } from "../../src/platform/parent-watch.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { SYSTEM_PYTHON, requireSystemPython } from "../kernel/helpers.ts";
 
@@ -18,8 +20,15 @@ const SIGKILL_LEFTOVER_WAIT_MS = 4_000;
 const TEST_TIMEOUT_MS = 120_000;
 /** A worker whose shell and child both ignore SIGTERM (ignored signals survive exec). */
 const STUBBORN_WORKER = ["sh", "-c", "trap '' TERM; sleep 600 & echo started; wait"];
+/**
+ * Stands in for a harness: a shell that starts the sidecar and waits on it. The sidecar's ready line
+ * comes through the shell's stdout, and killing the shell leaves the sidecar orphaned.
+ */
+const HARNESS = ["sh", "-c", '"$@" & wait', "harness"];
+/** Several of the sidecar's parent checks (PARENT_CHECK_MS), for the sidecar that must stay. */
+const OUTLIVE_WAIT_MS = 4 * PARENT_CHECK_MS;
 
-async function busySidecar(workdir: string, marker: string) {
+async function busySidecar(workdir: string, marker: string, launcher: string[] = []) {
   requireSystemPython();
   const config = join(workdir, "run.json");
   writeFileSync(
@@ -28,7 +37,7 @@ async function busySidecar(workdir: string, marker: string) {
   );
   writeFileSync(join(workdir, "tsconfig.json"), "{}");
   writeFileSync(join(workdir, "a.ts"), "export const answer = 42;\n");
-  const sidecar = await spawnSidecar([process.execPath, MAIN, "serve", "--config", config], { env: { ...process.env, [MARK]: marker } });
+  const sidecar = await spawnSidecar([...launcher, process.execPath, MAIN, "serve", "--config", config], { env: { ...process.env, [MARK]: marker } });
   const client = await sidecar.connect();
   const python = await client.callTool({
     name: "eval",
@@ -74,5 +83,39 @@ describe("the sidecar process with kernels, a language server and workers runnin
     const left = await waitForNoLeftovers(MARK, marker, SIGKILL_LEFTOVER_WAIT_MS);
     console.log(`children gone ${Math.round(performance.now() - killed)} ms after the SIGKILL`);
     expect(left).toEqual([]);
+  }, TEST_TIMEOUT_MS);
+
+  test("its harness SIGKILLed: the sidecar notices, shuts down, and no child survives", async () => {
+    await using dir = await tempDir();
+    const marker = randomUUID();
+    const sidecar = await busySidecar(dir.path, marker, HARNESS);
+    expect(sidecar.ready.pid).not.toBe(sidecar.child.pid);
+    const killed = performance.now();
+    sidecar.child.kill("SIGKILL");
+    const left = await waitForNoLeftovers(MARK, marker, SIGTERM_LEFTOVER_WAIT_MS);
+    console.log(`sidecar and children gone ${Math.round(performance.now() - killed)} ms after the harness's SIGKILL`);
+    expect(left).toEqual([]);
+    expect(sidecar.stderr()).toContain(`the process that started it (pid ${sidecar.child.pid}) exited, shutting down`);
+  }, TEST_TIMEOUT_MS);
+});
+
+describe("--outlive-parent", () => {
+  test("the sidecar keeps serving after its harness is gone, until SIGTERM", async () => {
+    await using dir = await tempDir();
+    const marker = randomUUID();
+    writeFileSync(join(dir.path, "a.py"), "x = 1\n");
+    const sidecar = await spawnSidecar([...HARNESS, process.execPath, MAIN, "serve", "--workdir", dir.path, "--outlive-parent"], {
+      env: { ...process.env, [MARK]: marker },
+    });
+    sidecar.child.kill("SIGKILL");
+    await Bun.sleep(OUTLIVE_WAIT_MS);
+    const client = await sidecar.connect();
+    const found = await client.callTool({ name: "ast_grep", arguments: { pattern: "$X = 1", language: "python" } });
+    expect(found.isError).toBeFalsy();
+    expect(JSON.stringify(found.content)).toContain("a.py");
+    await client.close();
+    expect(processesWithMarker(MARK, marker)).toContain(sidecar.ready.pid);
+    process.kill(sidecar.ready.pid, "SIGTERM");
+    expect(await waitForNoLeftovers(MARK, marker, SIGTERM_LEFTOVER_WAIT_MS)).toEqual([]);
   }, TEST_TIMEOUT_MS);
 });
