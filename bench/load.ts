@@ -6,7 +6,9 @@
 // THINK_MS=0 is a closed loop (each session calls again at once: saturation, so latency is about
 // SESSIONS / throughput); a think time models agents that call, read, then call again.
 // The sessions run in LOAD_PROCESSES client processes (default 5, as separate agents would), and
-// a tools/list probe runs in one more (bench/list-probe.ts). LOAD_KINDS="ast_grep,lsp hover" keeps
+// a tools/list probe runs in one more (bench/list-probe.ts). A second probe, in the same round,
+// calls a trivial server answering the same list (bench/reference-list-server.ts): the floor this
+// machine and probe set for any server, the reference the sidecar's figure is read against. LOAD_KINDS="ast_grep,lsp hover" keeps
 // only those kinds (tools/list always stays); LOAD_ROUNDS=3 runs more rounds, to tell a filling
 // cache from a leak; LOAD_SETTLE_MS sets the pause before each RSS reading (default 15000, past the
 // sidecar's deep reclaim);
@@ -170,9 +172,32 @@ async function clientProcess(sessions: number[], start: number, deadline: number
   return failed;
 }
 
+/**
+ * The reference for the probe: a trivial server answering the same tools/list (the default surface's,
+ * as the probe sees it), idle in its own process beside the load (bench/reference-list-server.ts).
+ */
+const referenceListFile = join(workdir, "..", `${workdir.split("/").pop()}-tools.json`);
+writeFileSync(referenceListFile, JSON.stringify({ tools: (await admin.listTools()).tools }));
+const reference = Bun.spawn([process.execPath, join(import.meta.dir, "reference-list-server.ts"), referenceListFile], { stdout: "pipe", stderr: "inherit" });
+generatorPids.add(reference.pid);
+const referenceUrl = await firstLine(reference.stdout);
+
+async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the reference server exited before printing its URL: ${JSON.stringify(text)}`);
+    text += decoder.decode(value, { stream: true });
+  }
+  reader.releaseLock();
+  return text.split("\n")[0]!.trim();
+}
+
 /** tools/list latencies seen by a probe in its own process (bench/list-probe.ts) during the round. */
-async function probeList(start: number, seconds: number): Promise<number[]> {
-  const probe = Bun.spawn([process.execPath, join(import.meta.dir, "list-probe.ts"), sidecar.ready.url, sidecar.ready.surfaces.default!, String(seconds), "50", String(start)], {
+async function probeList(url: string, token: string, start: number, seconds: number): Promise<number[]> {
+  const probe = Bun.spawn([process.execPath, join(import.meta.dir, "list-probe.ts"), url, token, String(seconds), "50", String(start)], {
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -187,13 +212,17 @@ async function round(number: number): Promise<void> {
   const start = Date.now() + CLIENT_WARM_UP_MS;
   const deadline = start + SECONDS * 1000;
   const shares = Array.from({ length: PROCESSES }, (_, p) => Array.from({ length: SESSIONS }, (_, i) => i).filter((i) => i % PROCESSES === p));
-  const running = Promise.all([probeList(start, SECONDS), ...shares.map((share) => clientProcess(share, start, deadline))]);
+  const running = Promise.all([
+    probeList(sidecar.ready.url, sidecar.ready.surfaces.default!, start, SECONDS),
+    probeList(referenceUrl, "unused", start, SECONDS),
+    ...shares.map((share) => clientProcess(share, start, deadline)),
+  ]);
   await Bun.sleep(start - Date.now());
   const started = performance.now();
   const schedBefore = threadSched(pid);
   const frontBefore = frontTid ? threadSched(frontTid) : undefined;
   const accountBefore = cpuAccount();
-  const [probed, ...tallies] = await running;
+  const [probed, referenceProbed, ...tallies] = await running;
   const accountAfter = cpuAccount();
   const seconds = (performance.now() - started) / 1000;
   const cpu = accountAfter.sidecar - accountBefore.sidecar;
@@ -226,6 +255,10 @@ async function round(number: number): Promise<void> {
   console.log(
     `  tools/list probe in its own process, every 50 ms: ${probed.length} calls, p50 ${ms(percentile(probed, 50))}, p99 ${ms(percentile(probed, 99))} ` +
       `vs the ${TARGET_LIST_P99_MS} ms target: ${(percentile(probed, 99) / TARGET_LIST_P99_MS).toFixed(2)}×`,
+  );
+  console.log(
+    `  the same probe against the reference server (idle, the same list; the floor any server would be seen at): ${referenceProbed.length} calls, ` +
+      `p50 ${ms(percentile(referenceProbed, 50))}, p99 ${ms(percentile(referenceProbed, 99))}; the sidecar's p99 is ${(percentile(probed, 99) / percentile(referenceProbed, 99)).toFixed(2)}× that`,
   );
   const lag = tallies.flatMap((t) => t.clientLagMs);
   console.log(`  client processes' own event-loop lag (included in the sessions' latencies): p50 ${ms(percentile(lag, 50))}, p99 ${ms(percentile(lag, 99))}, max ${ms(Math.max(...lag))}`);
@@ -264,6 +297,8 @@ await admin.close();
 const code = await sidecar.stop();
 const left = await waitForNoLeftovers(MARKER, marker, 5_000);
 console.log(`sidecar crashed during the run: ${crashed}; exit code on SIGTERM ${code}; children before stop ${childrenBefore}, left after: ${left.length}`);
+reference.kill();
 rmSync(workdir, { recursive: true, force: true });
 rmSync(config, { force: true });
+rmSync(referenceListFile, { force: true });
 if (existsSync(workdir)) console.log(`could not remove ${workdir}`);
