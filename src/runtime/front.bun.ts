@@ -75,7 +75,11 @@ export async function listenBehindFront(fetch: FetchHandler, host: string, port:
         }
       }
       console.error(`sidecar: the front thread crashed (${reason}) ${restarts} times; the main thread serves port ${boundPort} alone from now on`);
-      direct = Bun.serve({ fetch, hostname: host, port: boundPort, idleTimeout: 0 });
+      try {
+        direct = Bun.serve({ fetch, hostname: host, port: boundPort, idleTimeout: 0 });
+      } catch (error) {
+        console.error(`sidecar: could not serve port ${boundPort} from the main thread (${(error as Error).message}); stop this sidecar and start another`);
+      }
     });
   };
   restartOnCrash(running);
@@ -112,7 +116,7 @@ class FrontUnavailable extends Error {}
 
 interface RunningFront {
   port: number;
-  /** Settles with the reason if the thread dies before stop(). */
+  /** Settles with the reason once the thread is gone (its port free again); after stop() too, when nobody waits. */
   crashed: Promise<string>;
   collectGarbage(deep: boolean): void;
   stop(): Promise<void>;
@@ -129,6 +133,7 @@ async function startFront(host: string, port: number, socket: string, feed: List
   let stopped: (() => void) | undefined;
   let crash: (reason: string) => void = () => {};
   const crashed = new Promise<string>((resolve) => (crash = resolve));
+  let failure: string | undefined;
   const listening = new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new FrontUnavailable(`the front thread did not listen within ${FRONT_START_TIMEOUT_MS} ms`)), FRONT_START_TIMEOUT_MS);
     worker.addEventListener("message", (event: MessageEvent<FromFront>) => {
@@ -144,10 +149,12 @@ async function startFront(host: string, port: number, socket: string, feed: List
     });
     worker.addEventListener("error", (event) => {
       clearTimeout(timer);
-      const reason = (event as ErrorEvent).message || "unknown error";
-      reject(new FrontUnavailable(`the front thread failed (${reason})`));
-      crash(reason);
+      failure = (event as ErrorEvent).message || "unknown error";
+      reject(new FrontUnavailable(`the front thread failed (${failure})`));
     });
+    // The thread's port is free only once the thread is gone, a few ms after its error: a restart
+    // that bound on the error alone raced it (EADDRINUSE).
+    worker.addEventListener("close", () => crash(failure ?? "it exited"));
   });
   send({ type: "start", host, port, socket, setup: feed.setup });
   // In order after "start": the front knows the lists and sessions before its first request.
