@@ -1,4 +1,5 @@
 // The Hono app of one run: guards (Host, Origin, token, size), /mcp, and the harness's own routes.
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ToolRegistry, Surface } from "../tool/registry.ts";
@@ -46,7 +47,11 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
   const app = new Hono<Env>();
   // For a runtime that answers tools/list on a front thread: everything that thread must know.
   const front: ListFrontFeed = {
-    setup: { surfaces: options.surfaces.map(({ name, token }) => ({ name, token })), allowRemote: options.allowRemote ?? false },
+    setup: {
+      surfaces: options.surfaces.map(({ name, token }) => ({ name, token })),
+      allowRemote: options.allowRemote ?? false,
+      protocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
+    },
     watch: (listener) => sessions.watch(options.surfaces, listener),
     touched: (ids) => {
       for (const id of ids) sessions.get(id);

@@ -17,6 +17,8 @@ export interface FrontSetup {
   surfaces: readonly FrontSurface[];
   /** The loopback Host/Origin checks are off (--allow-remote). */
   allowRemote: boolean;
+  /** The MCP protocol versions the main thread's SDK accepts (the front does not load the SDK). */
+  protocolVersions: readonly string[];
 }
 
 /** A change the main thread tells the front about. */
@@ -64,7 +66,7 @@ export class ListFront {
     const surface = this.sessions.get(sessionId);
     const json = surface === undefined ? undefined : this.lists.get(surface);
     if (json === undefined || matchToken(bearerToken(headers.get("authorization") ?? undefined), this.setup.surfaces)?.name !== surface) return undefined;
-    const response = toolsListResponse(body, headers, sessionId, json);
+    const response = toolsListResponse(body, headers, sessionId, json, this.setup.protocolVersions);
     if (response) this.touchedSince.add(sessionId);
     return response;
   }

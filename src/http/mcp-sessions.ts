@@ -10,6 +10,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Tool, ToolContext } from "../tool/define.ts";
@@ -157,7 +158,7 @@ export class McpSessions {
    */
   answerToolsList(session: McpSession, body: unknown, headers: Headers): Response | undefined {
     const id = session.transport.sessionId;
-    return id === undefined ? undefined : toolsListResponse(body, headers, id, this.toolsListJson(session.surface));
+    return id === undefined ? undefined : toolsListResponse(body, headers, id, this.toolsListJson(session.surface), SUPPORTED_PROTOCOL_VERSIONS);
   }
 
   /** The serialized tools/list result of a surface, built again only when its tools change. */

@@ -131,7 +131,7 @@ describe("the front thread", () => {
   test("a front thread that crashes is started again on the same port; past the limit the main thread serves it", async () => {
     let send: ((update: FrontUpdate) => void) | undefined;
     const feed: ListFrontFeed = {
-      setup: { surfaces: [{ name: "default", token: "token-0123456789abcdef" }], allowRemote: false },
+      setup: { surfaces: [{ name: "default", token: "token-0123456789abcdef" }], allowRemote: false, protocolVersions: ["2025-06-18"] },
       watch(listener) {
         send = listener;
         return () => {};
