@@ -1,7 +1,7 @@
 // Runtime primitives under Bun (source checkout and the compiled binary alike).
 import { isEmbeddedPath } from "../platform/embedded-paths.ts";
 import { join } from "node:path";
-import { listenBehindFront } from "./front.bun.ts";
+import { listenBehindFront, prestartFront } from "./front.bun.ts";
 import { bunGrammarSource } from "./grammar-source.bun.ts";
 import { spawnParseWorker } from "./parse-worker.bun.ts";
 import type { RuntimePrimitives } from "./primitives.ts";
@@ -18,6 +18,7 @@ export const bunPrimitives: RuntimePrimitives = {
     const server = Bun.serve({ fetch, hostname: host, port, idleTimeout: 0 });
     return { port: server.port ?? port, close: () => server.stop(true) };
   },
+  prepareToListen: prestartFront,
   grammars: bunGrammarSource,
   spawnParseWorker,
   // From source, name main.ts itself: under `bun test` (or an importing script) Bun.main is another file.

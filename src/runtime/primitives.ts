@@ -19,6 +19,8 @@ export interface RuntimePrimitives {
    * that answers plain tools/list from `front` and hands everything else to `fetch`.
    */
   listen(fetch: FetchHandler, host: string, port: number, front?: ListFrontFeed): Promise<Listening>;
+  /** Starts early what listen will need, to get ready while the rest of start-up runs (Bun: the front thread). */
+  prepareToListen?(): void;
   grammars: GrammarSource;
   /** Starts a parse worker thread; absent where the runtime has none (parsing stays in-thread). */
   spawnParseWorker?: () => Worker;
