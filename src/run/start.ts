@@ -78,6 +78,9 @@ export async function startRun(
   });
   const listening = await runtime.listen(app.fetch, host, port, front);
   collectListenerGarbage = listening.collectGarbage?.bind(listening);
+  // The first search should not wait for the tree-sitter runtime to load in each parse worker, but
+  // the ready line need not either: the workers' start took CPU from the front's and the main thread's.
+  services.syntax?.prewarm();
   lifecycle.add("mcp sessions", () => sessions.closeAll());
   lifecycle.add("listener", () => listening.close());
   const shownHost = host.includes(":") ? `[${host}]` : host;

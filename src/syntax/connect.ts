@@ -13,7 +13,6 @@ export function connectSyntax(workdir: string, settings: ParserSettings, runtime
     workers: settings.workers,
     cacheChars: settings.cacheMiB !== undefined ? settings.cacheMiB * 1024 * 1024 : undefined,
   });
-  syntax.prewarm(); // the first search should not wait for the tree-sitter runtime to load in each worker
   lifecycle.add("syntax", () => syntax.close());
   return syntax;
 }
