@@ -10,8 +10,9 @@ Usage:
       "local"), kernels and questions (space "local", answered on the operator page) connected.
       When ready it prints one JSON line on stdout ("page" only when the operator page serves):
         {"url":…,"page":…,"surfaces":{"default":TOKEN,"plan":TOKEN,"explore":TOKEN},"pid":…,"version":…}
-      Logs go to stderr. SIGINT/SIGTERM shut down the run and every process it started, and so
-      does the exit of the process that started the sidecar (the harness), unless --outlive-parent.
+      Logs go to stderr. SIGINT, SIGTERM and SIGHUP shut down the run and every process it
+      started, and so does the exit of the process that started the sidecar (the harness),
+      unless --outlive-parent.
 
   sidecar tools [--surface NAME] [--config run.json] [--workdir DIR]
       Print, as JSON, the tools that surface would see (default surface: "default").

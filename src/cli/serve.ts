@@ -1,4 +1,4 @@
-// `sidecar serve`: one server for one agent run, until SIGINT/SIGTERM or its harness exits.
+// `sidecar serve`: one server for one agent run, until SIGINT/SIGTERM/SIGHUP or its harness exits.
 import { watchParent } from "../platform/parent-watch.ts";
 import { keepHelperThreadsLow } from "../platform/priority.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
@@ -30,6 +30,8 @@ export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives):
     };
     process.on("SIGINT", () => stop("SIGINT received"));
     process.on("SIGTERM", () => stop("SIGTERM received"));
+    // The terminal it ran in closed: by default that kills the process with no shutdown at all.
+    process.on("SIGHUP", () => stop("SIGHUP received"));
     if (!flags["outlive-parent"]) stopWatchingParent = watchParent(parent, () => stop(`the process that started it (pid ${parent}) exited`));
   });
   return stopped;

@@ -99,6 +99,24 @@ describe("the sidecar process with kernels, a language server and workers runnin
   }, TEST_TIMEOUT_MS);
 });
 
+describe("SIGHUP (its terminal closed)", () => {
+  test("shuts the run down as SIGTERM does: exit 0, a kernel gone with it", async () => {
+    await using dir = await tempDir();
+    const marker = randomUUID();
+    const sidecar = await spawnSidecar([process.execPath, MAIN, "serve", "--workdir", dir.path], { env: { ...process.env, [MARK]: marker } });
+    const client = await sidecar.connect();
+    const cell = await client.callTool({ name: "eval", arguments: { code: "40 + 2", description: "start a kernel", language: "javascript" } });
+    expect(JSON.stringify(cell.content)).toContain("42");
+    await client.close();
+    expect(processesWithMarker(MARK, marker).length).toBeGreaterThan(1);
+    sidecar.child.kill("SIGHUP");
+    const code = await new Promise((resolve) => sidecar.child.once("exit", (exitCode, signal) => resolve(exitCode ?? signal)));
+    expect(code).toBe(0);
+    expect(sidecar.stderr()).toContain("SIGHUP received, shutting down");
+    expect(await waitForNoLeftovers(MARK, marker, SIGTERM_LEFTOVER_WAIT_MS)).toEqual([]);
+  }, TEST_TIMEOUT_MS);
+});
+
 describe("--outlive-parent", () => {
   test("the sidecar keeps serving after its harness is gone, until SIGTERM", async () => {
     await using dir = await tempDir();
