@@ -1,6 +1,7 @@
 // `sidecar serve` under Deno, from source: deno run -A src/main.deno.ts serve [flags]
 import { fileURLToPath } from "node:url";
 import { parseCommandLine } from "./cli/args.ts";
+import { reportFailure } from "./cli/failure.ts";
 import { serveCommand } from "./cli/serve.ts";
 import { denoPrimitives } from "./runtime/deno.ts";
 
@@ -13,8 +14,5 @@ if (command !== "serve") {
 }
 serveCommand(flags, denoPrimitives(root, entry)).then(
   (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`sidecar: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
+  (error: unknown) => process.exit(reportFailure(error)),
 );

@@ -1,6 +1,7 @@
 // `sidecar serve` under Node (bundled by `bun build --target=node`): the same app, Node's HTTP server.
 // Usage: node sidecar.node.mjs serve [flags]   (SIDECAR_ROOT = the checkout holding grammars/)
 import { parseCommandLine } from "./cli/args.ts";
+import { reportFailure } from "./cli/failure.ts";
 import { serveCommand } from "./cli/serve.ts";
 import { nodePrimitives } from "./runtime/node.ts";
 
@@ -12,8 +13,5 @@ if (command !== "serve") {
 }
 serveCommand(flags, nodePrimitives(root, process.argv[1] ?? "")).then(
   (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`sidecar: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
+  (error: unknown) => process.exit(reportFailure(error)),
 );

@@ -1,6 +1,6 @@
 // The sidecar binary's entry point (Bun): parse the command line and dispatch.
-import { ConfigError } from "./config/load.ts";
 import { parseCommandLine, UsageError } from "./cli/args.ts";
+import { reportFailure } from "./cli/failure.ts";
 import { HELP } from "./cli/help.ts";
 import { bunPrimitives } from "./runtime/bun.ts";
 import { COMMIT, VERSION } from "./version.ts";
@@ -33,12 +33,5 @@ async function main(argv: readonly string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError) {
-      process.stderr.write(`sidecar: ${error.message}\n`);
-      process.exit(2);
-    }
-    process.stderr.write(`sidecar: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
+  (error: unknown) => process.exit(reportFailure(error)),
 );

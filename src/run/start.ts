@@ -76,7 +76,13 @@ export async function startRun(
     allowRemote: options.allowRemote,
     routes,
   });
-  const listening = await runtime.listen(app.fetch, host, port, front);
+  const listening = await runtime.listen(app.fetch, host, port, front).catch(async (error: Error) => {
+    await lifecycle.close(options.log);
+    // Almost always the address: a port another process holds, or a host this machine does not have.
+    throw new ConfigError(
+      `listen: could not serve at ${host}:${port} (${error.message.replace(/^Error: /, "")}). Pick another --listen address, or port 0 for any free one.`,
+    );
+  });
   collectListenerGarbage = listening.collectGarbage?.bind(listening);
   // The first search should not wait for the tree-sitter runtime to load in each parse worker, but
   // the ready line need not either: the workers' start took CPU from the front's and the main thread's.

@@ -8,13 +8,15 @@ export function nodePrimitives(checkoutRoot: string, entryScript: string): Runti
   return {
     name: "node",
     listen(fetch, host, port) {
-      return new Promise((resolve) => {
+      return new Promise((resolve, reject) => {
         const server = serve({ fetch, hostname: host, port }, (info: AddressInfo) => {
           resolve({
             port: info.port,
             close: () => new Promise<void>((done) => server.close(() => done())),
           });
         });
+        // A port in use and the like: start-up reports it (run/start.ts) instead of an uncaught event.
+        server.once("error", reject);
       });
     },
     grammars: checkoutGrammarSource(checkoutRoot),

@@ -1,6 +1,6 @@
 // The same Hono app answers under Bun, Node (@hono/node-server) and Deno, driven by the official SDK client.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { spawnSidecar } from "../../build/spawn-sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
@@ -37,6 +37,25 @@ describe("the app under each runtime", () => {
       await expect(client.ping()).resolves.toBeDefined();
     } finally {
       expect(await sidecar.stop()).toBe(0);
+    }
+  });
+});
+
+describe("start-up failures under each runtime", () => {
+  test.each(runtimes)("%s: a port another process holds is one line naming the address, and exit 2", async (_name, argv, env) => {
+    await using dir = await tempDir();
+    const holder = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
+    try {
+      const [command, ...args] = argv(dir.path);
+      const child = spawn(command!, [...args, "--listen", `127.0.0.1:${holder.port}`], { env, cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      expect(stderr.trim()).toStartWith(`sidecar: listen: could not serve at 127.0.0.1:${holder.port} (`);
+      expect(stderr.trim().split("\n")).toHaveLength(1);
+      expect(code).toBe(2);
+    } finally {
+      holder.stop(true);
     }
   });
 });
