@@ -2,16 +2,7 @@
 import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { pathToFileURL } from "node:url";
-import {
-  CancellationTokenSource,
-  createProtocolConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type ClientCapabilities,
-  type Diagnostic,
-  type ProtocolConnection,
-  type ServerCapabilities,
-} from "vscode-languageserver-protocol/node";
+import type { ClientCapabilities, Diagnostic, ProtocolConnection, ServerCapabilities } from "vscode-languageserver-protocol/node";
 import { exited, hasExited, spawnGroup, stopGroup } from "../process/group.ts";
 import { ToolFailure } from "../tool/define.ts";
 import type { ServerSpec } from "./catalog.ts";
@@ -27,6 +18,18 @@ export const INDEXING_WAIT_MS = 30_000;
 export const CREATED_PROGRESS_GRACE_MS = 5_000;
 /** How much of the server's stderr is kept to explain an early exit. */
 const STDERR_KEPT_BYTES = 4_096;
+
+type ProtocolLibrary = typeof import("vscode-languageserver-protocol/node");
+/**
+ * The protocol library loads with the first server, not with the sidecar: evaluating it cost
+ * start-up 15–30 ms that a run making no lsp call never needs. Every client method runs after
+ * `start`, which has loaded it.
+ */
+let protocol: ProtocolLibrary | undefined;
+async function loadProtocol(): Promise<ProtocolLibrary> {
+  protocol ??= await import("vscode-languageserver-protocol/node");
+  return protocol;
+}
 
 /** The server process went away while a request was waiting. */
 export class ServerGone extends ToolFailure {
@@ -128,6 +131,7 @@ export class LanguageServerClient {
 
   static async start(options: StartOptions): Promise<LanguageServerClient> {
     const { spec, root, binary } = options;
+    const { createProtocolConnection, StreamMessageReader, StreamMessageWriter } = await loadProtocol();
     const child = spawnGroup(binary, [...spec.args], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: process.env });
     const spawned = new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
@@ -175,7 +179,7 @@ export class LanguageServerClient {
   /** A request that fails with ServerGone if the process dies first, and is cancelled with `signal`. */
   async request<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> {
     if (!this.alive) throw new ServerGone(this.spec.id, this.exitDescription());
-    const source = new CancellationTokenSource();
+    const source = new protocol!.CancellationTokenSource();
     const onAbort = () => source.cancel();
     signal?.addEventListener("abort", onAbort, { once: true });
     this.inFlight += 1;
