@@ -7,12 +7,17 @@ import { denoPrimitives } from "./runtime/deno.ts";
 
 const entry = fileURLToPath(import.meta.url);
 const root = fileURLToPath(new URL("..", import.meta.url));
-const { command, flags } = parseCommandLine(process.argv.slice(2));
-if (command !== "serve") {
-  process.stderr.write("sidecar (deno): only `serve` is available under Deno; use the compiled binary for the rest.\n");
-  process.exit(2);
+
+async function main(): Promise<number> {
+  const { command, flags } = parseCommandLine(process.argv.slice(2));
+  if (command !== "serve") {
+    process.stderr.write("sidecar (deno): only `serve` is available under Deno; use the compiled binary for the rest.\n");
+    return 2;
+  }
+  return serveCommand(flags, denoPrimitives(root, entry));
 }
-serveCommand(flags, denoPrimitives(root, entry)).then(
+
+main().then(
   (code) => process.exit(code),
   (error: unknown) => process.exit(reportFailure(error)),
 );

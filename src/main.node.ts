@@ -6,12 +6,17 @@ import { serveCommand } from "./cli/serve.ts";
 import { nodePrimitives } from "./runtime/node.ts";
 
 const root = process.env.SIDECAR_ROOT ?? process.cwd();
-const { command, flags } = parseCommandLine(process.argv.slice(2));
-if (command !== "serve") {
-  process.stderr.write("sidecar (node): only `serve` is available under Node; use the compiled binary for the rest.\n");
-  process.exit(2);
+
+async function main(): Promise<number> {
+  const { command, flags } = parseCommandLine(process.argv.slice(2));
+  if (command !== "serve") {
+    process.stderr.write("sidecar (node): only `serve` is available under Node; use the compiled binary for the rest.\n");
+    return 2;
+  }
+  return serveCommand(flags, nodePrimitives(root, process.argv[1] ?? ""));
 }
-serveCommand(flags, nodePrimitives(root, process.argv[1] ?? "")).then(
+
+main().then(
   (code) => process.exit(code),
   (error: unknown) => process.exit(reportFailure(error)),
 );

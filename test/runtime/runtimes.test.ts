@@ -41,21 +41,36 @@ describe("the app under each runtime", () => {
   });
 });
 
-describe("start-up failures under each runtime", () => {
-  test.each(runtimes)("%s: a port another process holds is one line naming the address, and exit 2", async (_name, argv, env) => {
+/** Runs a serve that must fail; its exit code and stderr. */
+async function failedServe(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  const [command, ...args] = argv;
+  const child = spawn(command!, args, { env, cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { code, stderr: stderr.trim() };
+}
+
+describe("start-up failures under each runtime: one line, exit 2", () => {
+  test.each(runtimes)("%s: a port another process holds names the address", async (_name, argv, env) => {
     await using dir = await tempDir();
     const holder = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
     try {
-      const [command, ...args] = argv(dir.path);
-      const child = spawn(command!, [...args, "--listen", `127.0.0.1:${holder.port}`], { env, cwd: root, stdio: ["ignore", "ignore", "pipe"] });
-      let stderr = "";
-      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-      expect(stderr.trim()).toStartWith(`sidecar: listen: could not serve at 127.0.0.1:${holder.port} (`);
-      expect(stderr.trim().split("\n")).toHaveLength(1);
+      const { code, stderr } = await failedServe([...argv(dir.path), "--listen", `127.0.0.1:${holder.port}`], env);
+      expect(stderr).toStartWith(`sidecar: listen: could not serve at 127.0.0.1:${holder.port} (`);
+      expect(stderr.split("\n")).toHaveLength(1);
       expect(code).toBe(2);
     } finally {
       holder.stop(true);
     }
+  });
+
+  test.each(runtimes)("%s: an unknown flag points to --help", async (_name, argv, env) => {
+    await using dir = await tempDir();
+    const { code, stderr } = await failedServe([...argv(dir.path), "--bogus"], env);
+    expect(stderr).toStartWith("sidecar: Unknown option '--bogus'");
+    expect(stderr).toEndWith("Run `sidecar --help` for the commands and flags.");
+    expect(stderr.split("\n")).toHaveLength(1);
+    expect(code).toBe(2);
   });
 });
