@@ -1,6 +1,5 @@
 // `sidecar doctor`: what this machine and checkout can serve, and how to fix what it can't.
-import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
+import { resolveWorkdir } from "../config/load.ts";
 import type { DoctorGroup } from "../doctor/check.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
 import { debugAdapterChecks } from "../dap/doctor.ts";
@@ -13,7 +12,7 @@ import type { CliFlags } from "./args.ts";
 const GROUPS: DoctorGroup[] = [grammarChecks, languageServerChecks, debugAdapterChecks, kernelChecks, workerChecks];
 
 export async function doctorCommand(flags: CliFlags, runtime: RuntimePrimitives): Promise<number> {
-  const workdir = realpathSync(resolve(flags.workdir ?? process.cwd()));
+  const workdir = resolveWorkdir(flags.workdir ?? process.cwd(), process.cwd());
   const rows = (await Promise.all(GROUPS.map((group) => group({ workdir, runtime })))).flat();
   process.stdout.write(`sidecar doctor — ${workdir}\n`);
   let group = "";

@@ -111,7 +111,8 @@ function defaultSurfaceSettings(): Record<string, SurfaceSettings> {
   return Object.fromEntries(Object.entries(DEFAULT_SURFACES).map(([name, tiers]) => [name, { tiers: [...tiers] }]));
 }
 
-function resolveWorkdir(path: string, cwd: string): string {
+/** The checkout's real path, or a ConfigError saying what is wrong with it. */
+export function resolveWorkdir(path: string, cwd: string): string {
   const absolute = resolve(cwd, path);
   let stat;
   try {

@@ -1,23 +1,23 @@
-// `sidecar serve` that cannot start says why in one line a person can act on, and exits 2. (A port
-// in use is checked under every runtime in test/runtime/runtimes.test.ts.)
+// A command that cannot start says why in one line a person can act on, and exits 2. (A port in use
+// and an unknown flag are checked under every runtime in test/runtime/runtimes.test.ts.)
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 
-async function serveFails(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [MAIN, "serve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+async function commandFails(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   return { code, stderr };
 }
 
-describe("serve that cannot start", () => {
-  test("a workdir that does not exist", async () => {
-    const { code, stderr } = await serveFails(["--workdir", "/nonexistent/sidecar-checkout"]);
-    expect(code).toBe(2);
+describe("a command that cannot start", () => {
+  test.each(["serve", "doctor", "tools"])("%s: a workdir that does not exist", async (command) => {
+    const { code, stderr } = await commandFails([command, "--workdir", "/nonexistent/sidecar-checkout"]);
     expect(stderr.trim()).toBe("sidecar: workdir: /nonexistent/sidecar-checkout does not exist; pass an existing checkout directory.");
+    expect(code).toBe(2);
   }, 60_000);
 });
