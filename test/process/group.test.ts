@@ -1,7 +1,9 @@
 // Stopping a child stops its whole tree, including grandchildren that ignore SIGTERM.
 import { expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { processesWithMarker, waitForNoLeftovers } from "../../build/leftovers.ts";
+import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { spawnGroup, stopGroup } from "../../src/process/group.ts";
 
 test("stopGroup reaps the child and a grandchild that traps SIGTERM", async () => {
@@ -33,4 +35,29 @@ test("a child's group is killed within about 2 s once its parent dies without cl
   parent.kill("SIGKILL");
   await parent.exited;
   expect(await waitForNoLeftovers("GROUP_TEST_MARK", marker, 2_500)).toEqual([]);
+});
+
+test("while its parent lives, a group's watcher waits without starting anything (no polling)", async () => {
+  const child = spawnGroup("sleep", ["600"], { stdio: "ignore" });
+  try {
+    const watcher = readdirSync("/proc").find((pid) => {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+        return argv.includes("sidecar-orphan-watch") && argv.includes(String(child.pid));
+      } catch {
+        return false;
+      }
+    });
+    expect(watcher).toBeDefined();
+    // A watcher that polled would start a `sleep` (or a `grep`) several times in this window.
+    const started = new Set<string>();
+    const until = Date.now() + 1_500;
+    while (Date.now() < until) {
+      for (const pid of readdirSync("/proc")) if (procStatFields(Number(pid))?.[1] === watcher) started.add(pid);
+      await Bun.sleep(20);
+    }
+    expect([...started]).toEqual([]);
+  } finally {
+    await stopGroup(child, 300);
+  }
 });
