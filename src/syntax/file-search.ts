@@ -5,7 +5,7 @@ import { readFileInside } from "../workspace/paths.ts";
 import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from "./match.ts";
 import type { ParseCache } from "./parse-cache.ts";
 import { CompiledPatterns, type Pattern } from "./pattern.ts";
-import { applyReplacements, outermost, replacementFor } from "./rewrite.ts";
+import { applyReplacements, outermost, overwrittenWords, replacementFor } from "./rewrite.ts";
 import { TextFacts } from "./text-facts.ts";
 
 export interface FileRef {
@@ -47,7 +47,13 @@ export interface FileOutcome {
   count: number;
   matches: MatchRecord[];
   /** Present for rewrite jobs with at least one match. */
-  rewrite?: { original: string; updated: string; replacements: Array<{ start: number; end: number; text: string }> };
+  rewrite?: {
+    original: string;
+    updated: string;
+    replacements: Array<{ start: number; end: number; text: string }>;
+    /** Keywords the rewrite overwrote that the pattern never mentioned, as "`async` (line 3)". */
+    overwritten: string[];
+  };
   /** Why the file could not be searched (unreadable); it is reported, not fatal. */
   skipped?: string;
 }
@@ -159,8 +165,14 @@ export class FileSearcher {
     budget.records -= recorded.length;
     const outcome: FileOutcome = { path: file.path, count: matches.length, matches: recorded.map((m) => matchRecord(text, m)) };
     if (job.rewrite !== undefined && matches.length > 0) {
-      const replacements = outermost(matches).map((m) => replacementFor(text, m, job.rewrite!));
-      outcome.rewrite = { original: text, updated: applyReplacements(text, replacements), replacements };
+      if (text.includes("\uFFFD") && !isValidUtf8(readFileInside(job.root, file.path))) {
+        outcome.skipped = "not rewritten: it is not valid UTF-8, and writing it back would replace its undecodable bytes; fix its encoding first";
+      } else {
+        const kept = outermost(matches);
+        const replacements = kept.map((m) => replacementFor(text, m, job.rewrite!));
+        const overwritten = kept.flatMap((m) => overwrittenWords(m).map((word) => `\`${word.text}\` (line ${word.startPosition.row + 1})`));
+        outcome.rewrite = { original: text, updated: applyReplacements(text, replacements), replacements, overwritten };
+      }
     }
     if (!cached) this.cache.put({ ...file, language: job.language, text, tree, facts });
     return outcome;
@@ -179,6 +191,18 @@ export class FileSearcher {
     this.cache.clear();
     for (const parser of this.parsers.values()) parser.delete();
     this.parsers.clear();
+  }
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Decoding replaced a byte sequence with U+FFFD, so the text does not round-trip to the file. */
+function isValidUtf8(bytes: Buffer): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
   }
 }
 

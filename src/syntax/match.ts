@@ -28,6 +28,11 @@ export interface NodeMatch {
   /** Where the match ends: the node's end, less trailing tokens the pattern never mentioned. */
   end: number;
   bindings: Bindings;
+  /**
+   * Keywords of the code the pattern never mentions but skipped over, as ast-grep does: `async`
+   * when `function $A() {}` matches `async function a() {}`. A rewrite must keep or report them.
+   */
+  skippedWords: Node[];
 }
 
 /**
@@ -40,8 +45,13 @@ export function findMatches(root: Node, pattern: Pattern, occurrences?: readonly
   const matches: NodeMatch[] = [];
   const steps = { left: MAX_MATCH_STEPS };
   for (const candidate of candidates) {
-    const bindings = matchNode(goal, candidate, new Map(), steps);
-    if (bindings) matches.push({ node: candidate, end: pattern.endsBeforeTerminator ? matchedEnd(goal, candidate) : candidate.endIndex, bindings });
+    const env = matchNode(goal, candidate, new Map(), steps);
+    if (!env) continue;
+    const skipped = env.get(SKIPPED);
+    const bindings = new Map(env);
+    bindings.delete(SKIPPED);
+    const end = pattern.endsBeforeTerminator ? matchedEnd(goal, candidate) : candidate.endIndex;
+    matches.push({ node: candidate, end, bindings, skippedWords: skipped && "run" in skipped ? skipped.run : [] });
   }
   return matches.sort((a, b) => a.node.startIndex - b.node.startIndex || b.end - a.end);
 }
@@ -163,23 +173,63 @@ function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number
   // `raise $E($$$A)` matches `raise E(x) from err`.
   if (i === goals.length) return env;
   const goal = goals[i]!;
-  if (goal.kind === "meta" && goal.multi) {
-    // Shortest run first, as ast-grep does: the run stops where the rest of the pattern matches.
-    for (let k = j; k <= nodes.length; k++) {
-      steps.left -= k - j;
-      const bound = bind(goal, { run: trimUnnamedEdges(nodes.slice(j, k)) }, env);
-      const rest = bound && matchSequence(goals, i + 1, nodes, k, bound, steps);
-      if (rest) return rest;
+  if (goal.kind === "meta" && goal.multi) return matchRun(goal, goals, i, nodes, j, env, steps);
+  if (j < nodes.length) {
+    const node = nodes[j]!;
+    const here = matchNode(goal, node, env, steps);
+    const rest = here && matchSequence(goals, i + 1, nodes, j + 1, here, steps);
+    if (rest) return rest;
+    // An unnamed code token the pattern does not mention (a trailing comma, `async` before
+    // `function`) is skipped, but only where the pattern expects a token, as in ast-grep: a
+    // metavariable or a whole node never skips one, so `$M() {}` does not match `static m() {}`.
+    if (!node.isNamed && goal.kind === "leaf") {
+      const skipped = matchSequence(goals, i, nodes, j + 1, /\w/.test(node.type) ? withSkippedWord(env, node) : env, steps);
+      if (skipped) return skipped;
     }
-    return undefined;
   }
-  if (j === nodes.length) return undefined;
-  const node = nodes[j]!;
-  const here = matchNode(goal, node, env, steps);
-  const rest = here && matchSequence(goals, i + 1, nodes, j + 1, here, steps);
-  if (rest) return rest;
-  // An unnamed code token the pattern does not mention (a trailing comma, `async`) is skipped.
-  return node.isNamed ? undefined : matchSequence(goals, i, nodes, j + 1, env, steps);
+  // A separator before a `$$$` run that captures nothing is optional: `foo(y, $$$B)` matches `foo(y)`.
+  const next = goals[i + 1];
+  if (isSeparator(goal) && next?.kind === "meta" && next.multi) {
+    const bound = bind(next, { run: [] }, env);
+    return bound && matchSequence(goals, i + 2, nodes, j, bound, steps);
+  }
+  return undefined;
+}
+
+/** A `$$$` run: shortest first, as ast-grep does (it stops where the rest of the pattern matches). */
+function matchRun(goal: PatternNode & { kind: "meta" }, goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env, steps: Steps): Env | undefined {
+  // The pattern's last child: the run takes everything left, so `return $$$A` captures the value.
+  if (i === goals.length - 1) {
+    steps.left -= nodes.length - j;
+    return bind(goal, { run: trimUnnamedEdges(nodes.slice(j)) }, env);
+  }
+  for (let k = j; k <= nodes.length; k++) {
+    steps.left -= k - j;
+    const bound = bind(goal, { run: trimUnnamedEdges(nodes.slice(j, k)) }, env);
+    if (!bound) continue;
+    const rest = matchSequence(goals, i + 1, nodes, k, bound, steps);
+    if (rest) return rest;
+    // A separator after a run that captures nothing is optional: `foo($$$A, y)` matches `foo(y)`.
+    if (k === j && isSeparator(goals[i + 1])) {
+      const without = matchSequence(goals, i + 2, nodes, k, bound, steps);
+      if (without) return without;
+    }
+  }
+  return undefined;
+}
+
+function isSeparator(goal: PatternNode | undefined): boolean {
+  return goal?.kind === "leaf" && (goal.text === "," || goal.text === ";");
+}
+
+/** Under a key no metavariable can have: the words a match skipped travel with its bindings. */
+const SKIPPED = "#skipped";
+
+function withSkippedWord(env: Env, node: Node): Env {
+  const earlier = env.get(SKIPPED);
+  const next = new Map(env);
+  next.set(SKIPPED, { run: [...(earlier && "run" in earlier ? earlier.run : []), node] });
+  return next;
 }
 
 function trimUnnamedEdges(run: Node[]): Node[] {
@@ -200,18 +250,40 @@ function bind(goal: PatternNode & { kind: "meta" }, capture: Capture, env: Env):
 }
 
 function sameCapture(a: Capture, b: Capture): boolean {
-  const left = "single" in a ? [a.single] : a.run;
-  const right = "single" in b ? [b.single] : b.run;
+  const left = "single" in a ? [unwrapped(a.single)] : a.run;
+  const right = "single" in b ? [unwrapped(b.single)] : b.run;
   return left.length === right.length && left.every((node, k) => sameSyntax(node, right[k]!));
 }
 
-/** Equal as syntax: same node types and token texts, whatever the spacing and comments. */
-export function sameSyntax(a: Node, b: Node): boolean {
-  if (a.type !== b.type) return false;
-  const left = significantChildren(a);
-  const right = significantChildren(b);
-  if (left.length === 0 && right.length === 0) return a.text === b.text;
-  return left.length === right.length && left.every((child, k) => sameSyntax(child, right[k]!));
+/**
+ * The innermost node spanning the same code: where a grammar wraps one side of `$X = append($X, $Y)`
+ * (Go's expression_list, Lua's variable_list) the two captures of `$X` still compare equal.
+ */
+function unwrapped(node: Node): Node {
+  for (;;) {
+    const children = significantChildren(node);
+    const only = children.length === 1 ? children[0]! : undefined;
+    if (!only || only.startIndex !== node.startIndex || only.endIndex !== node.endIndex) return node;
+    node = only;
+  }
+}
+
+/**
+ * Equal as syntax: same node types and token texts, whatever the spacing and comments. Iterative:
+ * an expression of 20,000 terms is that deep, past any call stack.
+ */
+function sameSyntax(a: Node, b: Node): boolean {
+  const pending: Array<[Node, Node]> = [[a, b]];
+  for (let pair = pending.pop(); pair; pair = pending.pop()) {
+    const [x, y] = pair;
+    if (x.type !== y.type) return false;
+    const left = significantChildren(x);
+    const right = significantChildren(y);
+    if (left.length !== right.length) return false;
+    if (left.length === 0 && x.text !== y.text) return false;
+    for (let k = 0; k < left.length; k++) pending.push([left[k]!, right[k]!]);
+  }
+  return true;
 }
 
 /** The source span a capture covers; an empty run is an empty span at `fallback`. */

@@ -1,5 +1,6 @@
 // Rewrite templates: metavariables substituted back in, re-indented the way ast-grep does, and
 // only the outermost of nested matches replaced.
+import type { Node } from "web-tree-sitter";
 import { captureSpan, type NodeMatch } from "./match.ts";
 
 export interface Replacement {
@@ -29,7 +30,7 @@ export function outermost(matches: readonly NodeMatch[]): NodeMatch[] {
 }
 
 export function replacementFor(source: string, match: NodeMatch, template: string): Replacement {
-  const start = match.node.startIndex;
+  const start = replacedFrom(match);
   const expanded = template.replace(TEMPLATE_META, (whole, multi: string | undefined, single: string | undefined, offset: number) => {
     const capture = match.bindings.get((multi ?? single)!);
     if (!capture) return "";
@@ -42,6 +43,26 @@ export function replacementFor(source: string, match: NodeMatch, template: strin
   const lineIndent = indentOfLine(source, start);
   const text = expanded.replace(/\n(?=[^\n])/g, `\n${lineIndent}`);
   return { start, end: match.end, text };
+}
+
+/**
+ * Where a replacement starts: after the keywords the match skipped at its very start, which the
+ * rewrite keeps. `function $A() {}` matches `async function a() {}` (as in ast-grep), and the
+ * rewrite must not turn an async function into a plain one.
+ */
+function replacedFrom(match: NodeMatch): number {
+  if (match.skippedWords.length === 0) return match.node.startIndex;
+  const skipped = new Set(match.skippedWords.map((word) => word.startIndex));
+  for (const child of match.node.children) {
+    if (child && !skipped.has(child.startIndex)) return child.startIndex;
+  }
+  return match.node.startIndex;
+}
+
+/** Keywords a replacement overwrites though the pattern never mentioned them (skipped inside the match). */
+export function overwrittenWords(match: NodeMatch): Node[] {
+  const kept = replacedFrom(match);
+  return match.skippedWords.filter((word) => word.startIndex >= kept);
 }
 
 export function applyReplacements(source: string, replacements: readonly Replacement[]): string {

@@ -46,6 +46,8 @@ export class StagedEdits {
   private counter = 0;
   /** Characters of new content the staged edits hold. */
   private stagedChars = 0;
+  /** The accept now checking and writing; the next one waits for it. */
+  private writing: Promise<unknown> = Promise.resolve();
 
   /**
    * `root`: the workspace's real path; a staged file that no longer resolves inside it counts as changed.
@@ -73,8 +75,12 @@ export class StagedEdits {
   async accept(id: string, afterWrite: (paths: string[]) => Promise<string[]>): Promise<Accepted> {
     const edit = this.staged(id);
     edit.accepting = true;
+    // One accept checks and writes at a time: two edits of the same file accepted in parallel
+    // would both pass the check against the old content, and the second write would undo the first.
+    const turn = this.writing.then(() => this.write(edit));
+    this.writing = turn.catch(() => undefined);
     try {
-      await this.write(edit);
+      await turn;
     } finally {
       edit.accepting = false;
     }

@@ -24,11 +24,21 @@ export function unifiedDiff(rel: string, original: string, replacements: readonl
     }
     return lo;
   };
+  // A final newline ends the last line; it does not start an empty one.
+  const endsWithNewline = original.endsWith("\n");
   const oldLines = original.split("\n");
+  if (endsWithNewline) oldLines.pop();
+  const lastLine = oldLines.length - 1;
+  const noNewline = "\\ No newline at end of file";
+  /** Pushes an old line (context or removed); the last one without a newline says so, as diff does. */
+  const pushOld = (body: string[], prefix: string, line: number) => {
+    body.push(`${prefix}${oldLines[line]}`);
+    if (line === lastLine && !endsWithNewline) body.push(noNewline);
+  };
   const changes: Change[] = [];
   for (const r of replacements) {
-    const from = lineOf(r.start);
-    const to = lineOf(Math.max(r.start, r.end - 1));
+    const from = Math.min(lineOf(r.start), lastLine);
+    const to = Math.min(lineOf(Math.max(r.start, r.end - 1)), lastLine);
     const last = changes[changes.length - 1];
     if (last && from <= last.to + 1) {
       last.to = Math.max(last.to, to);
@@ -48,7 +58,7 @@ export function unifiedDiff(rel: string, original: string, replacements: readonl
     let line = hunkFrom;
     for (let c = k; c <= end; c++) {
       const change = changes[c]!;
-      for (; line < change.from; line++, oldCount++, newCount++) body.push(` ${oldLines[line]}`);
+      for (; line < change.from; line++, oldCount++, newCount++) pushOld(body, " ", line);
       const spanStart = lineStarts[change.from]!;
       const spanEnd = change.to + 1 < lineStarts.length ? lineStarts[change.to + 1]! - 1 : original.length;
       let replaced = "";
@@ -58,13 +68,15 @@ export function unifiedDiff(rel: string, original: string, replacements: readonl
         at = r.end;
       }
       replaced += original.slice(at, spanEnd);
-      for (; line <= change.to; line++, oldCount++) body.push(`-${oldLines[line]}`);
-      for (const added of replaced.split("\n")) {
-        body.push(`+${added}`);
+      const endsFile = change.to === lastLine;
+      for (; line <= change.to; line++, oldCount++) pushOld(body, "-", line);
+      for (const text of replaced.split("\n")) {
+        body.push(`+${text}`);
         newCount++;
       }
+      if (endsFile && !endsWithNewline) body.push(noNewline);
     }
-    for (; line <= hunkTo; line++, oldCount++, newCount++) body.push(` ${oldLines[line]}`);
+    for (; line <= hunkTo; line++, oldCount++, newCount++) pushOld(body, " ", line);
     out.push(`@@ -${hunkFrom + 1},${oldCount} +${hunkFrom + 1 + shift},${newCount} @@`, ...body);
     shift += newCount - oldCount;
     k = end + 1;

@@ -14,7 +14,7 @@ export async function invokeTool(tool: Tool, args: unknown, ctx: ToolContext): P
   } catch (error) {
     if (ctx.signal.aborted) return errorResult(`The ${tool.name} call was cancelled before it finished.`);
     if (error instanceof ToolFailure) return errorResult(error.message, error.details);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = (error instanceof Error ? error.message : String(error)).replace(/\.+$/, "");
     return errorResult(`${tool.name} failed unexpectedly: ${message}. This is a sidecar bug; the call may be retried.`);
   }
 }

@@ -43,10 +43,23 @@ export function astEditTool(syntax: SyntaxService) {
         );
       }
       const notes = skippedNotes(syntax.root, answer, syntax.fallbackReason);
+      for (const outcome of answer.outcomes) {
+        const words = outcome.rewrite?.overwritten ?? [];
+        if (words.length === 0) continue;
+        notes.push(
+          `${relativeToWorkdir(syntax.root, outcome.path)}: the rewrite replaces ${capList(words, 5).items.join(", ")}${words.length > 5 ? ` and ${words.length - 5} more` : ""}, ` +
+            "which the pattern does not mention (matching skips such keywords, as ast-grep does); check the diff, and name them in the pattern and the rewrite to keep them",
+        );
+      }
       const changed = answer.outcomes.filter((o) => o.rewrite && o.rewrite.updated !== o.rewrite.original);
       if (changed.length === 0) {
-        const why = answer.outcomes.some((o) => o.count > 0) ? "every match already reads as the rewrite" : "no code matches the pattern";
-        return { text: `Nothing staged: ${why} (${answer.filesSearched} ${answer.language} file(s) searched).`, data: { replacements: 0, files: [], diff: "", notes } };
+        const why = answer.outcomes.some((o) => o.count > 0 && !o.rewrite)
+          ? "the files that match cannot be rewritten (see the notes)"
+          : answer.outcomes.some((o) => o.count > 0)
+            ? "every match already reads as the rewrite"
+            : "no code matches the pattern";
+        const text = [`Nothing staged: ${why} (${answer.filesSearched} ${answer.language} file(s) searched).`, ...notes.map((n) => `note: ${n}`)].join("\n");
+        return { text, data: { replacements: 0, files: [], diff: "", notes } };
       }
       const staged: StagedFile[] = changed.map((o) => ({
         path: o.path,

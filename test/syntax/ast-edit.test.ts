@@ -143,3 +143,69 @@ describe("resolve", () => {
     expect(await readFile(join(dir.path, "a.js"), "utf8")).toBe("foo(1);\n");
   });
 });
+
+describe("rewrites keep the code the pattern does not name", () => {
+  test("a $$$ run that ends the pattern captures the rest, so the body survives the rewrite", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "p.py": "def f(a):\n    x = 1\n    return x + a\n", "r.js": "function g() {\n  return a + b;\n}\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const py = await call(client, "ast_edit", { pattern: "def $F($$$P):\n    $$$B", rewrite: "def $F($$$P):\n    log()\n    $$$B", path: "p.py" });
+    expect(py.data.diff).toContain("+def f(a):\n+    log()\n+    x = 1\n+    return x + a");
+    const js = await call(client, "ast_edit", { pattern: "return $$$A", rewrite: "return wrap($$$A)", path: "r.js" });
+    expect(js.data.diff).toContain("+  return wrap(a + b)");
+  });
+
+  test("a keyword skipped at the start of a match (async) stays; a skipped one inside is reported", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.js": "async function a() {}\nfunction b() {}\n", "e.js": "export async function c() {}\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const kept = await call(client, "ast_edit", { pattern: "function $A() {}", rewrite: "function $A() { log(); }", path: "a.js" });
+    expect(kept.data.diff).toContain("+async function a() { log(); }\n+function b() { log(); }");
+    expect(kept.data.notes).toEqual([]);
+    const inside = await call(client, "ast_edit", { pattern: "export function $A() {}", rewrite: "export function $A() { log(); }", path: "e.js" });
+    expect(inside.data.diff).toContain("+export function c() { log(); }");
+    expect(inside.text).toContain("e.js: the rewrite replaces `async` (line 1), which the pattern does not mention");
+  });
+
+  test("a file that is not valid UTF-8 is not staged, and the answer says why", async () => {
+    await using dir = await tempDir();
+    await writeFile(join(dir.path, "a.c"), Buffer.concat([Buffer.from("/* caf"), Buffer.from([0xe9]), Buffer.from(" */\nint x = old(1);\n")]));
+    await using t = await startTestRun(dir.path, PARSER);
+    const r = await call(await t.client(), "ast_edit", { pattern: "old($A)", rewrite: "new_call($A)", path: "a.c" });
+    expect(r.data.edit_id).toBeUndefined();
+    expect(r.text).toContain("Nothing staged: the files that match cannot be rewritten");
+    expect(r.text).toContain("a.c: not rewritten: it is not valid UTF-8");
+  });
+
+  test("the diff is a patch git applies, with or without a final newline", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "d.js": "a();\nfoo(1);\n", "n.js": "foo(1);" });
+    execFileSync("git", ["init", "-q"], { cwd: dir.path });
+    await using t = await startTestRun(dir.path, PARSER);
+    const r = await call(await t.client(), "ast_edit", { pattern: "foo($A)", rewrite: "bar($A)", language: "javascript" });
+    expect(r.data.diff).toContain("-foo(1);\n\\ No newline at end of file\n+bar(1);\n\\ No newline at end of file");
+    await writeFile(join(dir.path, "edit.patch"), `${r.data.diff}\n`);
+    execFileSync("git", ["apply", "--check", "edit.patch"], { cwd: dir.path }); // throws on a malformed patch
+  });
+});
+
+describe("resolve accepts one edit at a time", () => {
+  test("two edits of one file accepted in parallel: the second is rejected, the first is kept", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "r.js": "foo(0);\nbar(0);\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const first = await call(client, "ast_edit", { pattern: "foo($A)", rewrite: "FOO($A)", path: "r.js" });
+    const second = await call(client, "ast_edit", { pattern: "bar($A)", rewrite: "BAR($A)", path: "r.js" });
+    const [a, b] = await Promise.all([
+      call(client, "resolve", { edit_id: first.data.edit_id, action: "accept" }),
+      call(client, "resolve", { edit_id: second.data.edit_id, action: "accept" }),
+    ]);
+    expect(a.isError).toBe(false);
+    expect(b.isError).toBe(true);
+    expect(b.text).toContain("changed since it was staged");
+    expect(await readFile(join(dir.path, "r.js"), "utf8")).toBe("FOO(0);\nbar(0);\n");
+  });
+});

@@ -65,6 +65,40 @@ describe("ast_grep matches by syntax", () => {
     expect((guard.data.matches as MatchOut[]).map((m) => m.bindings.X)).toEqual(["user.id"]); // `user . id` equals `user.id`
   });
 
+  test("a repeated metavariable matches where the grammar wraps one side (Go's append idiom)", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.go": "package main\n\nfunc f() {\n\txs = append(xs, 1)\n\tys = append(xs, 2)\n\tx = x + 1\n}\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const append = await call(client, "ast_grep", { pattern: "$X = append($X, $Y)", path: "a.go" });
+    expect((append.data.matches as MatchOut[]).map((m) => m.text)).toEqual(["xs = append(xs, 1)"]);
+    const increment = await call(client, "ast_grep", { pattern: "$X = $X + 1", path: "a.go" });
+    expect((increment.data.matches as MatchOut[]).map((m) => m.text)).toEqual(["x = x + 1"]);
+  });
+
+  test("a comma next to an empty $$$ run is optional; keywords are skipped only before a token of the pattern", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.js": "foo(y);\nfoo(y, x);\nfoo(x, y);\nfoo(x);\nbar(async () => 1);\nbar(() => 2);\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const texts = async (pattern: string) => ((await call(client, "ast_grep", { pattern, path: "a.js" })).data.matches as MatchOut[]).map((m) => m.text);
+    expect(await texts("foo($$$A, y)")).toEqual(["foo(y)", "foo(x, y)"]);
+    expect(await texts("foo(y, $$$B)")).toEqual(["foo(y)", "foo(y, x)"]);
+    expect(await texts("foo($$$A, y, $$$B)")).toEqual(["foo(y)", "foo(y, x)", "foo(x, y)"]);
+    // As in ast-grep: `async` is not skipped where the pattern expects a whole node (the parameters).
+    expect(await texts("bar(() => $B)")).toEqual(["bar(() => 2)"]);
+  });
+
+  test("equal captures of an expression 20,000 terms deep compare without exhausting the stack", async () => {
+    await using dir = await tempDir();
+    const deep = Array.from({ length: 20_000 }, () => "a").join("+");
+    await dir.write({ "gen.js": `x = (${deep}) == (${deep});\n` });
+    await using t = await startTestRun(dir.path, PARSER);
+    const r = await call(await t.client(), "ast_grep", { pattern: "$X == $X", path: "gen.js" });
+    expect(r.isError).toBe(false);
+    expect(r.data.total).toBe(1);
+  });
+
   test("an unparseable pattern is an error naming the contexts tried, never an empty search", async () => {
     await using dir = await tempDir();
     await dir.write({ "a.py": "print(1)\n" });
