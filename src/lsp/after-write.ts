@@ -3,10 +3,10 @@ import { existsSync } from "node:fs";
 import { ToolFailure } from "../tool/define.ts";
 import { relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import { collectDiagnostics, type Freshness } from "./diagnostics.ts";
-import { closeDocument, syncDocument } from "./documents.ts";
+import { closeDocument, refreshOpenDocuments, syncDocument, type SyncedDocument } from "./documents.ts";
 import type { DiagnosticLedger } from "./ledger.ts";
 import { diagnosticRow, SourceLines, type DiagnosticRow } from "./present.ts";
-import type { LanguageServerSupervisor } from "./supervisor.ts";
+import type { LanguageServerSupervisor, ServerHandle } from "./supervisor.ts";
 
 export interface FileOutcome {
   path: string;
@@ -32,12 +32,25 @@ export async function diagnosticsAfterWrite(
   signal?: AbortSignal,
 ): Promise<WriteOutcome> {
   const lines = new SourceLines(supervisor.workdir);
-  const files = await Promise.all(paths.map((path) => oneFile(supervisor, ledger, lines, path, signal)));
+  // Every file reaches its server before any is diagnosed: an importer checked before the file it
+  // imports was synced reports the old names as errors (a correct rename said "calc is unknown").
+  const synced = await Promise.all(paths.map((path) => syncWritten(supervisor, ledger, path)));
+  const clients = new Set(synced.flatMap((file) => ("handle" in file ? [file.handle.client] : [])));
+  await Promise.all([...clients].map((client) => refreshOpenDocuments(client, supervisor.workdir)));
+  const files = await Promise.all(synced.map((file) => ("status" in file ? file : diagnose(file, ledger, lines, signal))));
   const status = files.reduce<Freshness>((worst, f) => (ORDER.indexOf(f.status) > ORDER.indexOf(worst) ? f.status : worst), "fresh");
   return { status: files.length ? status : "unsupported", new: files.flatMap((f) => f.new), files };
 }
 
-async function oneFile(supervisor: LanguageServerSupervisor, ledger: DiagnosticLedger, lines: SourceLines, given: string, signal?: AbortSignal): Promise<FileOutcome> {
+interface SyncedFile {
+  path: string;
+  shown: string;
+  handle: ServerHandle;
+  document: SyncedDocument;
+}
+
+/** Syncs one written file to its server, or says at once why it has no diagnostics. */
+async function syncWritten(supervisor: LanguageServerSupervisor, ledger: DiagnosticLedger, given: string): Promise<SyncedFile | FileOutcome> {
   let path: string;
   try {
     path = resolveInWorkdir(supervisor.workdir, given);
@@ -58,8 +71,16 @@ async function oneFile(supervisor: LanguageServerSupervisor, ledger: DiagnosticL
     return { path: shown, status: "fresh", new: [] };
   }
   try {
-    const document = await syncDocument(handle.client, supervisor.workdir, path, { save: true });
-    const collected = await collectDiagnostics(handle.client, document, signal);
+    return { path, shown, handle, document: await syncDocument(handle.client, supervisor.workdir, path, { save: true }) };
+  } catch (error) {
+    return { path: shown, status: "timed_out", reason: (error as Error).message, new: [] };
+  }
+}
+
+async function diagnose(file: SyncedFile, ledger: DiagnosticLedger, lines: SourceLines, signal?: AbortSignal): Promise<FileOutcome> {
+  const { path, shown, handle } = file;
+  try {
+    const collected = await collectDiagnostics(handle.client, file.document, signal);
     if (collected.status !== "fresh") {
       return { path: shown, status: collected.status, reason: `the ${handle.spec.id} server sent no diagnostics for this version in time`, new: [] };
     }

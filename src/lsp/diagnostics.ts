@@ -105,5 +105,38 @@ function awaitPush(client: LanguageServerClient, document: SyncedDocument, signa
     client.events.on("published", onPublish);
     signal?.addEventListener("abort", onAbort, { once: true });
     if (matches()) onPublish(document.uri);
+    // typescript-language-server publishes nothing when a file that had no diagnostics still has
+    // none: without asking, every clean write of a clean file would wait out the cap.
+    if (document.changed && before?.diagnostics.length === 0 && offersTsserverRequests(client)) {
+      void tsserverFindsNothing(client, document, signal).then((clean) => {
+        if (clean && !matches()) finish("fresh");
+      });
+    }
   });
+}
+
+const TSSERVER_REQUEST = "typescript.tsserverRequest";
+const TSSERVER_DIAGNOSTIC_COMMANDS = ["syntacticDiagnosticsSync", "semanticDiagnosticsSync", "suggestionDiagnosticsSync"];
+
+function offersTsserverRequests(client: LanguageServerClient): boolean {
+  return client.capabilities.executeCommandProvider?.commands.includes(TSSERVER_REQUEST) ?? false;
+}
+
+/**
+ * Asks tsserver itself for the file's diagnostics of every kind, computed on the version just
+ * synced (tsserver handles requests in order). True only when all three come back empty; on any
+ * finding or failure the push, which then does come, decides.
+ */
+async function tsserverFindsNothing(client: LanguageServerClient, document: SyncedDocument, signal?: AbortSignal): Promise<boolean> {
+  try {
+    const answers = await Promise.all(
+      TSSERVER_DIAGNOSTIC_COMMANDS.map((command) =>
+        client.request<{ success?: boolean; body?: unknown[] }>("workspace/executeCommand", { command: TSSERVER_REQUEST, arguments: [command, { file: document.uri }] }, signal),
+      ),
+    );
+    const current = client.documents.get(document.uri);
+    return current?.version === document.version && answers.every((answer) => answer?.success === true && Array.isArray(answer.body) && answer.body.length === 0);
+  } catch {
+    return false;
+  }
 }

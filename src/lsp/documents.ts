@@ -5,6 +5,7 @@ import { ToolFailure } from "../tool/define.ts";
 import { readFileInsideAsync } from "../workspace/paths.ts";
 import { languageIdFor } from "./catalog.ts";
 import type { LanguageServerClient } from "./client.ts";
+import { pathOfUri } from "./present.ts";
 
 export interface SyncedDocument {
   uri: string;
@@ -54,6 +55,35 @@ export async function syncDocument(
   if (options.save && changed) client.notify("textDocument/didSave", { textDocument: { uri }, text });
   const current = client.documents.get(uri)!;
   return { uri, version: current.version, text, changed };
+}
+
+/**
+ * Brings every document the server holds open up to date with the disk: a formatter, a shell
+ * command or the harness's own edit tool may have changed one since. Without this a rename's edits
+ * are computed on the server's old copy of a file and applied to the new one, corrupting it, and
+ * queries answer about lines that have moved. Reading the open files costs well under a
+ * millisecond each; a file now gone is closed.
+ */
+export async function refreshOpenDocuments(client: LanguageServerClient, workdir: string, except?: string): Promise<void> {
+  await Promise.all(
+    [...client.documents.keys()].map(async (uri) => {
+      if (uri === except) return;
+      const path = pathOfUri(uri);
+      const open = client.documents.get(uri);
+      let text: string;
+      try {
+        text = (await readFileInsideAsync(workdir, path)).toString("utf8");
+      } catch {
+        if (client.documents.get(uri) === open) closeDocument(client, path);
+        return;
+      }
+      const now = client.documents.get(uri);
+      if (!now || now !== open || now.text === text) return; // another sync got there first
+      now.version += 1;
+      now.text = text;
+      client.notify("textDocument/didChange", { textDocument: { uri, version: now.version }, contentChanges: [{ text }] });
+    }),
+  );
 }
 
 /** Tells the server a file is gone or renamed away, so it stops reporting on a stale copy. */

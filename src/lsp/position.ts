@@ -24,6 +24,13 @@ export function resolveSymbolColumn(lineText: string, symbol: string, line: numb
     wanted = suffix[1]!;
     pick = Number(suffix[2]);
   }
+  const names = wanted.match(IDENTIFIERS) ?? [];
+  if (names.length > 1) {
+    // `util.Compute` would land on `util`: an answer about something else that looks right.
+    throw new ToolFailure(
+      `symbol ${JSON.stringify(wanted)} holds ${names.length} names (${names.join(", ")}); a position is one identifier. Pass the one you mean, e.g. ${JSON.stringify(names[names.length - 1])}.`,
+    );
+  }
   const found = occurrences(lineText, wanted);
   if (found.length === 0) {
     const names = [...new Set(lineText.match(IDENTIFIERS) ?? [])];

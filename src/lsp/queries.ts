@@ -3,7 +3,7 @@ import type { CodeAction, Command, DocumentSymbol, Hover, MarkupContent, SymbolI
 import { ToolFailure } from "../tool/define.ts";
 import { relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import type { LanguageServerClient } from "./client.ts";
-import { syncDocument, type SyncedDocument } from "./documents.ts";
+import { refreshOpenDocuments, syncDocument, type SyncedDocument } from "./documents.ts";
 import { resolveSymbolColumn, splitLines } from "./position.ts";
 import { pathOfUri, placesOf, SourceLines, type PlaceRow } from "./present.ts";
 import { sampleFile, scanRoots } from "./roots.ts";
@@ -41,6 +41,7 @@ export async function locate(supervisor: LanguageServerSupervisor, file: string,
   const path = resolveInWorkdir(supervisor.workdir, file);
   const handle = await supervisor.serverFor(path);
   const document = await syncDocument(handle.client, supervisor.workdir, path);
+  await refreshOpenDocuments(handle.client, supervisor.workdir, document.uri);
   const lines = splitLines(document.text);
   if (line > lines.length) throw new ToolFailure(`${file} has ${lines.length} lines; line ${line} does not exist.`);
   const column = resolveSymbolColumn(lines[line - 1]!, symbol, line);

@@ -1,7 +1,8 @@
 // A server's WorkspaceEdit (text edits and file operations) turned into whole-file contents to write at once.
+import { statSync } from "node:fs";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { ToolFailure } from "../tool/define.ts";
-import { readFileInside, resolveInWorkdir } from "../workspace/paths.ts";
+import { readFileInside, relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import { pathOfUri } from "./present.ts";
 
 export interface PlannedEdit {
@@ -41,6 +42,12 @@ export function planWorkspaceEdit(workdir: string, edit: WorkspaceEdit): Planned
       } else if (change.kind === "rename") {
         const from = inside(change.oldUri);
         const to = inside(change.newUri);
+        if (isDirectory(from)) {
+          throw new ToolFailure(
+            `The rename would also move the folder ${relativeToWorkdir(workdir, from)} to ${relativeToWorkdir(workdir, to)} (renaming a package does), and lsp_rename moves files, not folders; nothing was changed. ` +
+              "Rename a symbol inside the package instead, or move the folder yourself and fix the imports.",
+          );
+        }
         writes.set(to, current(from));
         writes.delete(from);
         removals.add(from);
@@ -55,6 +62,14 @@ export function planWorkspaceEdit(workdir: string, edit: WorkspaceEdit): Planned
     for (const [uri, edits] of Object.entries(edit.changes ?? {})) applyEdits(inside(uri), edits);
   }
   return { writes, removals: [...removals], renames };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Applies LSP text edits (UTF-16 line/character ranges) to a text; edits never overlap, so apply from the end. */

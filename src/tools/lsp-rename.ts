@@ -10,7 +10,11 @@ const input = v.strictObject({
   file: v.pipe(v.string("expected a workspace-relative path"), v.minLength(1, "expected a path, got an empty string")),
   line: v.pipe(v.number("expected a 1-based line number"), v.integer("expected a whole line number"), v.minValue(1, "lines are 1-based")),
   symbol: v.pipe(v.string("expected the identifier as written on the line"), v.minLength(1, "expected an identifier, got an empty string")),
-  new_name: v.pipe(v.string("expected the new name"), v.regex(/^\S+$/, "expected a name without spaces")),
+  new_name: v.pipe(
+    v.string("expected the new name"),
+    // Servers differ: gopls and clangd refuse `1abc`, tsserver and pyright write it.
+    v.regex(/^[\p{L}_$][\p{L}\p{N}_$]*$/u, "expected an identifier: letters, digits, _ or $, not starting with a digit"),
+  ),
 });
 
 const output = v.object({

@@ -4,7 +4,7 @@ import { capList, capText } from "../tool/budget.ts";
 import { defineTool, ToolFailure, type Tool } from "../tool/define.ts";
 import { runChecker } from "../lsp/checkers.ts";
 import { collectDiagnostics } from "../lsp/diagnostics.ts";
-import { syncDocument } from "../lsp/documents.ts";
+import { refreshOpenDocuments, syncDocument } from "../lsp/documents.ts";
 import { diagnosticLine, diagnosticRow, placeLine, SourceLines, type DiagnosticRow } from "../lsp/present.ts";
 import { codeActions, documentSymbols, hover, locate, navigate, refuseWhileIndexing, workspaceSymbols, type SymbolRow } from "../lsp/queries.ts";
 import { scanRoots } from "../lsp/roots.ts";
@@ -118,6 +118,7 @@ async function fileDiagnostics(services: LanguageServices, file: string, signal:
   const path = resolveInWorkdir(supervisor.workdir, file);
   const handle = await supervisor.serverFor(path);
   const document = await syncDocument(handle.client, supervisor.workdir, path);
+  await refreshOpenDocuments(handle.client, supervisor.workdir, document.uri); // its imports may have changed on disk
   const collected = await collectDiagnostics(handle.client, document, signal);
   if (collected.status === "timed_out") {
     refuseWhileIndexing(handle.client);

@@ -16,9 +16,12 @@ describe("resolveSymbolColumn turns a symbol on a line into a UTF-16 column", ()
     ["é = café + 1", "café", 4],
     ["a.b(a)", "a#2", 4],
     ["f(x) + g(x)", "x#1", 2],
-    ["obj.method()", "obj.method", 0],
   ])("%p, %p → %p", (line, symbol, column) => {
     expect(resolveSymbolColumn(line, symbol, 1).character).toBe(column);
+  });
+
+  test("a symbol of several names is refused: the position would be the first name's, an answer about something else", () => {
+    expect(() => resolveSymbolColumn("obj.method()", "obj.method", 1)).toThrow('symbol "obj.method" holds 2 names (obj, method); a position is one identifier. Pass the one you mean, e.g. "method".');
   });
 
   test("a substring inside a longer identifier does not match, and the error lists what the line holds", () => {

@@ -63,6 +63,24 @@ describe("diagnostics on write", () => {
     expect(twice.new).toEqual([expect.objectContaining({ path: "src/extra.ts", line: 3, code: "2322" })]);
   });
 
+  test("TypeScript: a clean file written clean again is fresh, though typescript-language-server publishes nothing", async () => {
+    requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
+    await using dir = await tempDir();
+    await dir.write(TS_PROJECT);
+    await using t = await startTestRun(dir.path, LSP_CONFIG);
+    const path = join(dir.path, "src/extra.ts");
+    await writeFile(path, "export const a: number = 1;\n");
+    expect(await afterWrite(t, ["src/extra.ts"])).toMatchObject({ status: "fresh", new: [] });
+    await writeFile(path, "export const a: number = 2;\n");
+    const started = Date.now();
+    const again = await afterWrite(t, ["src/extra.ts"]);
+    expect(again).toMatchObject({ status: "fresh", new: [] });
+    // Without the check the wait ran out its 15 s cap and answered timed_out; this is not a timing assertion.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    await writeFile(path, 'export const a: number = "two";\n');
+    expect((await afterWrite(t, ["src/extra.ts"])).new).toEqual([expect.objectContaining({ code: "2322" })]);
+  });
+
   test("Python (pull): the same ledger behaviour through pyright", async () => {
     requireBinary("pyright-langserver", "npm i -D pyright");
     await using dir = await tempDir();

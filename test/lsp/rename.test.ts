@@ -1,6 +1,6 @@
 // lsp_rename against real servers: a rename across files lands in every file at once, with its diagnostics.
 import { describe, expect, test } from "bun:test";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
@@ -34,6 +34,39 @@ describe("lsp_rename", () => {
     expect(r.data.files).toEqual(["pkg/app.py", "pkg/geometry.py"]);
     expect(await readFile(join(dir.path, "pkg/app.py"), "utf8")).toContain("from pkg.geometry import Rectangle, twice_area\n");
     expect(await readFile(join(dir.path, "pkg/geometry.py"), "utf8")).toContain("def twice_area(shape: Rectangle) -> float:");
+    // Every renamed file reached pyright before any was checked: the importer's old name is no error.
+    expect(r.data.diagnostics).toEqual({ status: "fresh", new: [] });
+  });
+
+  test("a file changed on disk after the server opened it is renamed on its current text", async () => {
+    requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
+    await using dir = await tempDir();
+    await dir.write(TS_PROJECT);
+    await using t = await startTestRun(dir.path, LSP_CONFIG);
+    const client = await t.client();
+    expect((await call(client, "lsp", { action: "hover", file: "src/main.ts", line: 3, symbol: "circle" })).isError).toBe(false);
+    const main = join(dir.path, "src/main.ts");
+    await writeFile(main, `// a header a formatter added\n${await readFile(main, "utf8")}`);
+    const r = await call(client, "lsp_rename", { file: "src/shapes.ts", line: 7, symbol: "Circle", new_name: "Disc" });
+    expect(r.isError).toBe(false);
+    expect(await readFile(main, "utf8")).toBe(
+      '// a header a formatter added\nimport { Disc, totalArea } from "./shapes.js";\n\nconst circle = new Disc(2);\nconst shapes = [circle, new Disc(3)];\nconsole.log(totalArea(shapes), circle.area());\n',
+    );
+  });
+
+  test("a symbol of several names and a new name that is no identifier are refused before any server is asked", async () => {
+    requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
+    await using dir = await tempDir();
+    await dir.write(TS_PROJECT);
+    await using t = await startTestRun(dir.path, LSP_CONFIG);
+    const client = await t.client();
+    const dotted = await call(client, "lsp_rename", { file: "src/main.ts", line: 5, symbol: "circle.area", new_name: "size" });
+    expect(dotted.isError).toBe(true);
+    expect(dotted.text).toContain('symbol "circle.area" holds 2 names (circle, area); a position is one identifier. Pass the one you mean, e.g. "area".');
+    const digit = await call(client, "lsp_rename", { file: "src/shapes.ts", line: 7, symbol: "Circle", new_name: "1abc" });
+    expect(digit.isError).toBe(true);
+    expect(digit.text).toContain("new_name: expected an identifier");
+    expect(await readFile(join(dir.path, "src/shapes.ts"), "utf8")).toContain("export class Circle implements Shape {");
   });
 
   test("a name the server will not rename is refused and nothing changes", async () => {
