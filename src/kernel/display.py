@@ -69,6 +69,9 @@ def mime_bundle(value):
                     data = data[0]
                 if isinstance(data, bytes) and mime == "image/png":
                     bundle[mime] = base64.b64encode(data).decode("ascii")
+                elif isinstance(data, str) and mime == "image/png" and data:
+                    # IPython.display.Image answers already base64-encoded text.
+                    bundle[mime] = data
                 elif isinstance(data, str) and mime == "text/markdown":
                     bundle[mime] = data
     try:

@@ -77,6 +77,19 @@ class Outbox:
 
 OUTBOX = Outbox()
 
+_os_exit = os._exit
+
+
+def _exit_after_flush(status):
+    """os._exit skips every handler: what the cell printed in the last flush interval would be lost."""
+    try:
+        OUTBOX.flush()
+    finally:
+        _os_exit(status)
+
+
+os._exit = _exit_after_flush
+
 
 def _flusher():
     while True:
@@ -201,6 +214,9 @@ class ToolDenied(ToolError):
     """The harness's guardrails or the operator refused the bridged tool call."""
 
 
+# Well under the sidecar's 64 Mi-character limit on a kernel message, which drops longer ones.
+TOOL_ARGS_MAX_CHARS = 16 * 1024 * 1024
+
 _pending_calls = {}
 _pending_lock = threading.Lock()
 _call_ids = iter(range(1, 1 << 62))
@@ -215,9 +231,12 @@ def tool(name, args=None):
     if not isinstance(args, dict):
         raise TypeError(f"tool({name!r}, args): args must be a dict of the tool's arguments, not {type(args).__name__}")
     try:
-        json.dumps(args)
+        # NaN and Infinity are not JSON: the sidecar could not read the call, and the cell would wait for ever.
+        encoded = json.dumps(args, allow_nan=False)
     except (TypeError, ValueError) as error:
         raise TypeError(f"tool({name!r}, args): args must be JSON-serialisable: {error}") from None
+    if len(encoded) > TOOL_ARGS_MAX_CHARS:
+        raise ValueError(f"tool({name!r}, args): the arguments are {len(encoded)} characters of JSON; a bridged call takes at most {TOOL_ARGS_MAX_CHARS}. Write large data to a file and pass its path.")
     with _pending_lock:
         call_id = next(_call_ids)
         slot = {"event": threading.Event(), "reply": None}

@@ -83,6 +83,10 @@ export class KernelFactory {
         signal: request.signal,
         callTool: (name, args, signal) => this.callTool(name, args, signal, language),
       });
+      if (outcome.ending.kind === "cancelled" && outcome.ending.stopped === "killed") {
+        // The answer that says so is thrown away with the cancelled call: the next call must say it.
+        slot.lost = `The previous ${language} kernel was killed when a cancelled call's cell would not stop, so its state (variables, imports, loaded data) was lost; this cell ran in a fresh kernel.`;
+      }
       return { outcome, language, interpreter: kernel.interpreter, where: kernel.plan.where, notes };
     } finally {
       release();

@@ -136,6 +136,9 @@ function display(...values: unknown[]): void {
   for (const value of values) send({ type: "display", data: mimeBundle(value) });
 }
 
+/** Well under the sidecar's 64 Mi-character limit on a kernel message, which drops longer ones. */
+const TOOL_ARGS_MAX_CHARS = 16 * 1024 * 1024;
+
 /** Calls one of the harness's tools; blocks the kernel until the answer arrives. */
 function tool(name: string, args: Record<string, unknown> = {}): unknown {
   if (typeof name !== "string" || name === "") {
@@ -145,6 +148,10 @@ function tool(name: string, args: Record<string, unknown> = {}): unknown {
     throw new TypeError(`tool(${JSON.stringify(name)}, args): args must be an object of the tool's arguments`);
   }
   if (!cellRunning) throw new ToolError("tool() can only be called while a cell runs, not from background work between cells.");
+  const encoded = JSON.stringify(args);
+  if (encoded.length > TOOL_ARGS_MAX_CHARS) {
+    throw new RangeError(`tool(${JSON.stringify(name)}, args): the arguments are ${encoded.length} characters of JSON; a bridged call takes at most ${TOOL_ARGS_MAX_CHARS}. Write large data to a file and pass its path.`);
+  }
   const id = ++callIds;
   send({ type: "tool_call", id, name, args });
   for (;;) {
@@ -168,12 +175,41 @@ function formatError(error: unknown): { ename: string; evalue: string; traceback
     const text = inspect(error, INSPECT_OPTIONS);
     return { ename: "Uncaught", evalue: text, traceback: `Uncaught ${text}\n` };
   }
-  const name = error.constructor?.name === "BuildMessage" ? "SyntaxError" : error.name;
+  if (error.constructor?.name === "BuildMessage") return syntaxError(error as Error & { position?: BuildPosition });
+  const name = error.name;
   const frames = (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
   const last = frames.findLastIndex((line) => line.includes("<cell "));
   // Frames of this kernel (tool(), display()) say nothing about the user's code.
-  const kept = (last === -1 ? [] : frames.slice(0, last + 1)).filter((line) => !line.includes(import.meta.path) && !line.includes("$bunfs"));
+  const kept = (last === -1 ? [] : frames.slice(0, last + 1)).filter((line) => !line.includes(import.meta.path) && !line.includes("$bunfs")).map(withCellCode);
   return { ename: name, evalue: error.message, traceback: [`${name}: ${error.message}`, ...kept].join("\n") + "\n" };
+}
+
+interface BuildPosition {
+  line: number;
+  column: number;
+  lineText: string;
+}
+
+/** The transpiler's error knows where in the cell it broke; say it as Python does, with a caret. */
+function syntaxError(error: Error & { position?: BuildPosition }): { ename: string; evalue: string; traceback: string } {
+  const at = error.position;
+  const where = at ? ` (line ${at.line}, column ${at.column})` : "";
+  const shown = at ? `\n    ${at.lineText}\n    ${" ".repeat(Math.max(0, at.column - 1))}^` : "";
+  return { ename: "SyntaxError", evalue: `${error.message}${where}`, traceback: `SyntaxError: ${error.message}${where}${shown}\n` };
+}
+
+/** Compiled cells, by count: their line numbers are what a stack frame gives. */
+const cellPrograms = new Map<number, string[]>();
+const KEPT_CELL_PROGRAMS = 50;
+
+/**
+ * A cell runs as the transpiler rewrote it (declarations hoisted, the value returned), so a frame's
+ * line is the compiled cell's, not the one the model wrote: the frame shows that line's code.
+ */
+function withCellCode(frame: string): string {
+  const at = /<cell (\d+)>:(\d+):\d+/.exec(frame);
+  const code = at && cellPrograms.get(Number(at[1]))?.[Number(at[2]) - 1]?.trim();
+  return code ? `${frame} — in: ${code.length > 120 ? `${code.slice(0, 120)}…` : code}` : frame;
 }
 
 const transpiler = new Bun.Transpiler({ loader: "ts", replMode: true });
@@ -183,9 +219,14 @@ async function runCell(message: Extract<SidecarMessage, { type: "execute" }>): P
   const started = performance.now();
   let status: "ok" | "error" | "interrupted" = "ok";
   cellRunning = true;
+  // A cell awaiting something nothing else keeps alive (`await new Promise(() => {})`, a stdin
+  // read) would otherwise leave Bun's loop empty: the kernel exited mid-cell and lost its state.
+  const keepAlive = setInterval(() => {}, 2 ** 30);
   try {
     const interrupted = new Promise<never>((_, reject) => (interruptCell = reject));
     const program = transpiler.transformSync(message.code);
+    cellPrograms.set(message.count, program.split("\n"));
+    if (cellPrograms.size > KEPT_CELL_PROGRAMS) cellPrograms.delete(cellPrograms.keys().next().value!);
     const completion = vm.runInThisContext(program, {
       filename: `<cell ${message.count}>`,
       importModuleDynamically,
@@ -200,6 +241,7 @@ async function runCell(message: Extract<SidecarMessage, { type: "execute" }>): P
     status = error instanceof Interrupted ? "interrupted" : "error";
     send({ type: "error", ...formatError(error) });
   } finally {
+    clearInterval(keepAlive);
     cellRunning = false;
     interruptCell = undefined;
   }

@@ -50,6 +50,14 @@ describe("tool() inside a cell calls the harness's tools", () => {
     const uncaught = await cell(t.client, "tool('write', {})");
     expect(uncaught.isError).toBe(true);
     expect(uncaught.text).toContain("ToolDenied: write is not allowed on this surface");
+
+    // NaN is no JSON: the call was unreadable to the sidecar and the cell waited out its budget.
+    const nan = await cell(t.client, "tool('read', {'n': float('nan')})");
+    expect(nan.isError).toBe(true);
+    expect(nan.text).toContain("TypeError: tool('read', args): args must be JSON-serialisable: Out of range float values are not JSON compliant");
+    const huge = await cell(t.client, "tool('read', {'text': 'x' * (17 * 1024 * 1024)})");
+    expect(huge.text).toContain("a bridged call takes at most 16777216. Write large data to a file and pass its path.");
+    expect(harness.calls).toHaveLength(6);
   }, KERNEL_TEST_TIMEOUT_MS);
 
   test("javascript: the same calls, the same exceptions", async () => {

@@ -35,10 +35,12 @@ describe("javascript cells keep state like a notebook", () => {
     const failed = await cell(t.client, "function inner() { throw new RangeError('too far') }\ninner()", js);
     expect(failed.isError).toBe(true);
     expect(failed.text).toContain("RangeError: too far\n    at inner (<cell 1>:");
+    // The frame's line is the compiled cell's, so the frame also shows that line's code.
+    expect(failed.text).toContain(") — in: throw new RangeError(\"too far\");");
     expect(failed.text).not.toContain("js-kernel");
 
-    const syntax = await cell(t.client, "let = ;", js);
-    expect(syntax.text).toContain("SyntaxError: Unexpected ;");
+    const syntax = await cell(t.client, "let a = 1;\nlet = ;", js);
+    expect(syntax.text).toContain("SyntaxError: Unexpected ; (line 2, column 7)\n    let = ;\n          ^");
 
     const raw = await cell(
       t.client,
@@ -48,6 +50,34 @@ describe("javascript cells keep state like a notebook", () => {
     expect(raw.isError).toBe(false);
     expect(raw.text).toContain('{"type":"done","id":1}\nsecond\n');
     expect(raw.text).toContain('Out[3]: "alive"');
+  }, KERNEL_TEST_TIMEOUT_MS);
+
+  test("a cell awaiting what nothing keeps alive is interrupted at its budget, and the kernel keeps its state", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path, { inactivitySeconds: 2 });
+    await cell(t.client, "globalThis.kept = 7", js);
+    const waiting = await cell(t.client, "await new Promise(() => {})", js);
+    expect(waiting.text).not.toContain("died");
+    expect(waiting.text).toContain("interrupted");
+    expect((await cell(t.client, "kept", js)).text).toContain("Out[3]: 7");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
+  test("a kernel killed because a cancelled call's cell would not stop: the next call says its state was lost", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    await cell(t.client, "globalThis.kept = 1", js);
+    const controller = new AbortController();
+    const spinning = t.client.callTool(
+      { name: "eval", arguments: { code: "require('node:fs').writeFileSync('started', ''); for (;;) {}", description: "a test cell that spins for ever", language: "javascript" } },
+      undefined,
+      { signal: controller.signal, timeout: 120_000 },
+    );
+    await untilExists(join(dir.path, "started"));
+    controller.abort();
+    await spinning.catch(() => undefined); // the cancelled call's own answer is thrown away
+    const next = await cell(t.client, "typeof kept", js);
+    expect(next.text).toContain("The previous javascript kernel was killed when a cancelled call's cell would not stop, so its state");
+    expect(next.text).toContain('Out[1]: "undefined"');
   }, KERNEL_TEST_TIMEOUT_MS);
 
   test("one cell at a time: a second call waits for the running one, then runs after it", async () => {

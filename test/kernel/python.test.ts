@@ -92,6 +92,11 @@ describe("python cells keep state like a notebook", () => {
     expect(pngSize(figure.images[0]!.data)).toEqual({ width: 400, height: 300 });
     expect(figure.text).toContain("[image 1: 400×300 PNG, attached below]");
     expect(figure.data.images).toBe(1);
+
+    // IPython's Image answers _repr_png_ with base64 text, not bytes.
+    const saved = await cell(t.client, "fig = plt.figure(figsize=(4, 3), dpi=100)\nplt.plot([1, 3, 2])\nfig.savefig('plot.png')\nplt.close(fig)\nfrom IPython.display import Image\nImage(filename='plot.png')");
+    expect(saved.images).toHaveLength(1);
+    expect(pngSize(saved.images[0]!.data)).toEqual({ width: 400, height: 300 });
   }, KERNEL_TEST_TIMEOUT_MS);
 });
 
@@ -116,6 +121,15 @@ describe("a cancelled python call", () => {
 });
 
 describe("a python kernel that dies", () => {
+  test("os._exit in a cell: what it printed just before still arrives", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const exited = await cell(t.client, "import os\nprint('last words')\nos._exit(3)");
+    expect(exited.data.status).toBe("died");
+    expect(exited.text).toContain("last words\n");
+    expect(exited.text).toContain("exited with status 3");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
   test("killed mid-cell: the answer says the state was lost and the next call starts fresh", async () => {
     await using dir = await tempDir();
     await using t = await kernelRun(dir.path);
