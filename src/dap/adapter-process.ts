@@ -1,6 +1,7 @@
 // Starts a debug adapter (stdio or TCP) in its own process group and hands back a DAP connection.
 import type { ChildProcess } from "node:child_process";
 import { connect, type Socket } from "node:net";
+import { StringDecoder } from "node:string_decoder";
 import { hasExited, spawnGroup, stopGroup } from "../process/group.ts";
 import { DapConnection } from "./connection.ts";
 
@@ -39,9 +40,12 @@ export async function startAdapter(start: AdapterStart): Promise<RunningAdapter>
     env: process.env,
   });
   let stderr = "";
+  // A multi-byte character can be split across two reads: a decoder per stream keeps its bytes.
+  const stderrText = new StringDecoder("utf8");
   child.stderr!.on("data", (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
-    if (tcp) start.onProcessOutput?.(chunk.toString("utf8"), "stderr");
+    const text = stderrText.write(chunk);
+    stderr = (stderr + text).slice(-STDERR_TAIL_CHARS);
+    if (tcp) start.onProcessOutput?.(text, "stderr");
   });
   const spawnFailure = new Promise<never>((_, reject) => {
     child.once("error", (error) => reject(new Error(`Cannot start ${command}: ${error.message}.`)));
@@ -97,8 +101,9 @@ function listenAddress(
       () => reject(new Error(`The adapter did not print its listen address within ${ADAPTER_LISTEN_TIMEOUT_MS} ms.`)),
       ADAPTER_LISTEN_TIMEOUT_MS,
     );
+    const stdoutText = new StringDecoder("utf8");
     child.stdout!.on("data", (chunk: Buffer) => {
-      const text = chunk.toString("utf8");
+      const text = stdoutText.write(chunk);
       if (found) return onOutput?.(text, "stdout");
       seen += text;
       const match = /listening at:?\s*\[?([\w.:-]+?)\]?:(\d+)\s*\n/.exec(seen);

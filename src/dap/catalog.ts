@@ -76,6 +76,9 @@ export const ADAPTERS: readonly AdapterEntry[] = [
       cwd,
       console: "internalConsole",
       justMyCode: true,
+      // With subprocess debugging on, a child Python process waits for a client to attach to it
+      // (debugpyAttach), which this client does not do: the program hung for ever.
+      subProcess: false,
       ...(python ? { python: [python] } : {}),
     }),
     // `debugpy --listen` runs its own adapter on that port: the client speaks DAP to it directly.

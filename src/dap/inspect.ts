@@ -78,6 +78,13 @@ export async function evaluate(session: DebugSession, expression: string, frameI
     const handle = session.references.resolve("frame", frameId);
     dapFrame = handle.dapId;
     threadId = handle.threadId;
+  } else if (session.lastFrame && session.references.has("frame", session.lastFrame.id)) {
+    // The frame the stop report showed: after a pause the thread's top frame is runtime or libc
+    // code, where the report picked the project's frame, and `evaluate i` must mean that one's i.
+    frame = session.lastFrame;
+    const handle = session.references.resolve("frame", frame.id);
+    dapFrame = handle.dapId;
+    threadId = handle.threadId;
   } else {
     // lldb evaluates nothing without a frame: default to the stopped thread's top frame.
     threadId = session.currentThread ?? (await session.anyThread());

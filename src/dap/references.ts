@@ -33,6 +33,11 @@ export class ReferenceTable {
     return id;
   }
 
+  /** Whether `id` names a live reference of this kind (minted since the last resume). */
+  has(kind: ReferenceKind, id: number): boolean {
+    return this.handles.get(id)?.kind === kind;
+  }
+
   resolve(kind: ReferenceKind, id: number): Handle {
     const handle = this.handles.get(id);
     if (handle?.kind === kind) return handle;

@@ -61,7 +61,7 @@ export class DebugSession {
   /** Set while our pause request waits: lldb-vscode reports that stop as a SIGSTOP "exception". */
   pausing = false;
   /** A launched debuggee is ours to kill; an attached one belongs to whoever started it. */
-  private ownsDebuggee = true;
+  ownsDebuggee = true;
   /** The adapter's descendants after launch, when no `process` event named the debuggee. */
   private debuggeeFallback: ProcessMark[] = [];
   capabilities: DebugProtocol.Capabilities = {};

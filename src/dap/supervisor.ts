@@ -132,7 +132,9 @@ export class DebugSupervisor {
     if (!session) return entry.expired ?? "No debug session was running.";
     await this.end(entry, "terminated on request");
     entry.session = undefined;
-    return `Ended the debug session (${session.label}); the adapter and the program were stopped.`;
+    return session.ownsDebuggee
+      ? `Ended the debug session (${session.label}); the adapter and the program were stopped.`
+      : `Ended the debug session (${session.label}); the adapter was stopped and the program, which was attached to, was detached from and left running.`;
   }
 
   /** The conversation's session without waiting for the call queue (for observers: tests, status pages). */

@@ -1,5 +1,6 @@
 // One live kernel process: start-up handshake, running a cell, bridged calls, interrupt and kill.
 import type { ChildProcess } from "node:child_process";
+import { StringDecoder } from "node:string_decoder";
 import { hasExited, signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
 import { CellOutput } from "./cell-output.ts";
 import { InactivityBudget } from "./inactivity.ts";
@@ -112,7 +113,8 @@ export class KernelProcess {
         else this.raw(`${line}\n`);
       }
     });
-    this.child.stderr!.on("data", (chunk: Buffer) => this.raw(chunk.toString("utf8")));
+    const stderrText = new StringDecoder("utf8"); // a character split across two reads stays whole
+    this.child.stderr!.on("data", (chunk: Buffer) => this.raw(stderrText.write(chunk)));
     this.child.on("error", (error) => this.exited(`could not be started: ${error.message}`));
     this.child.on("exit", (code, signal) => this.exited(signal ? `was killed by ${signal}` : `exited with status ${code}`));
     this.onExit((exit) => rejectReady(new KernelStartError(this.startFailure(exit))));

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { ADAPTER_IDS } from "../dap/catalog.ts";
 import { evaluate, scopes, stack, threads, variables } from "../dap/inspect.ts";
 import { formatReport, type StopReport } from "../dap/stop-report.ts";
+import type { BreakpointResult } from "../dap/session.ts";
 import type { DebugSupervisor } from "../dap/supervisor.ts";
 import { capText } from "../tool/budget.ts";
 import { defineTool, type Tool } from "../tool/define.ts";
@@ -68,6 +69,16 @@ const input = v.pipe(
   ),
 );
 
+function breakpointLine(rel: string, b: BreakpointResult): string {
+  return `${rel}:${b.line} ${b.verified ? "verified" : "not verified"}${b.actual_line ? `, moved to line ${b.actual_line}` : ""}${b.message ? ` (${b.message})` : ""}`;
+}
+
+/** Where the breakpoints sent at start landed: one the adapter refused or moved is never hit where the model expects. */
+function breakpointLines(workdir: string, placed: Record<string, BreakpointResult[]>): string {
+  const lines = Object.entries(placed).flatMap(([file, results]) => results.map((b) => `breakpoint ${breakpointLine(relativeToWorkdir(workdir, file), b)}\n`));
+  return lines.join("");
+}
+
 function missingFor(args: Record<string, unknown> & { operation: Operation }): string[] {
   return (REQUIRED[args.operation] ?? []).filter((key) => args[key] === undefined);
 }
@@ -115,20 +126,16 @@ async function operate(supervisor: DebugSupervisor, conversation: string, args: 
     case "breakpoints": {
       const placed = await supervisor.setBreakpoints(conversation, args.file!, args.lines!);
       const rel = relativeToWorkdir(supervisor.workdir, placed.file);
-      const text = placed.breakpoints.length
-        ? placed.breakpoints
-            .map((b) => `${rel}:${b.line} ${b.verified ? "verified" : "not verified"}${b.actual_line ? `, moved to line ${b.actual_line}` : ""}${b.message ? ` (${b.message})` : ""}`)
-            .join("\n")
-        : `Cleared the breakpoints in ${rel}.`;
+      const text = placed.breakpoints.length ? placed.breakpoints.map((b) => breakpointLine(rel, b)).join("\n") : `Cleared the breakpoints in ${rel}.`;
       return reply(text, { file: rel, breakpoints: placed.breakpoints, pending: placed.pending });
     }
     case "launch": {
       const started = await supervisor.launch(conversation, args.program!, args.args ?? [], args.adapter, signal);
-      return stopReply(started.report, { program: started.session.label, breakpoints: started.breakpoints }, `Launched ${started.session.label}.\n`);
+      return stopReply(started.report, { program: started.session.label, breakpoints: started.breakpoints }, `Launched ${started.session.label}.\n${breakpointLines(supervisor.workdir, started.breakpoints)}`);
     }
     case "attach": {
       const started = await supervisor.attach(conversation, args.port!, args.adapter, signal);
-      return stopReply(started.report, { program: started.session.label, breakpoints: started.breakpoints }, `Attached: ${started.session.label}.\n`);
+      return stopReply(started.report, { program: started.session.label, breakpoints: started.breakpoints }, `Attached: ${started.session.label}.\n${breakpointLines(supervisor.workdir, started.breakpoints)}`);
     }
     case "continue":
       return stopReply(await session().resume("continue", args.thread_id, signal));

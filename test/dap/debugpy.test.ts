@@ -93,6 +93,17 @@ describe("debug with debugpy", () => {
     expect(third.data.state).toBe("stopped");
   }, ADAPTER_TEST_TIMEOUT_MS);
 
+  test("a program that starts another Python process runs to its end", async () => {
+    requireDebugpy();
+    await using dir = await tempDir();
+    await dir.write({ "setup.py": "", "parent.py": "import subprocess, sys\nsubprocess.run([sys.executable, '-c', 'print(\"from the child\")'], check=True)\nprint('parent done')\n" });
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 20 });
+    const launched = await h.ok({ operation: "launch", program: "parent.py" });
+    expect(launched.data.state).toBe("exited");
+    expect(launched.data.output).toContain("from the child");
+    expect(launched.data.output).toContain("parent done");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
   test("pause stops a busy loop that did not stop in time", async () => {
     requireDebugpy();
     await using dir = await tempDir();
@@ -123,7 +134,8 @@ describe("debug with debugpy", () => {
       await untilListening(port);
       const attached = await h.ok({ operation: "attach", port });
       expect(attached.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "served.py", line: 3 } });
-      await h.ok({ operation: "terminate" });
+      const ended = await h.ok({ operation: "terminate" });
+      expect(ended.text).toContain("the program, which was attached to, was detached from and left running");
     } finally {
       debuggee.kill("SIGKILL");
     }

@@ -9,7 +9,7 @@ const MAIN = `package main
 
 import (
 	"fmt"
-	"os"
+	"os"; "time"
 )
 
 func square(n int) int {
@@ -33,6 +33,7 @@ func spin() {
 	n := 0
 	for {
 		n++
+		time.Sleep(time.Millisecond) // a pause then lands in the runtime, below the project's frame
 	}
 }
 `;
@@ -89,6 +90,20 @@ describe("debug with delve", () => {
     const paused = await h.ok({ operation: "pause" });
     expect(paused.data).toMatchObject({ state: "stopped", reason: "pause" });
     expect(paused.data.frame).toMatchObject({ file: "main.go", name: "main.spin" });
+    // Without a frame_id, evaluate runs in the frame the report showed, not the runtime's top frame.
+    const n = await h.ok({ operation: "evaluate", expression: "n > 0" });
+    expect(n.data.result).toBe("true");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("launch names every breakpoint the adapter could not place", async () => {
+    requireDelve();
+    await using dir = await tempDir();
+    await dir.write(PROJECT);
+    await using h = await debugHarness(dir.path);
+    await h.ok({ operation: "breakpoints", file: "main.go", lines: [9, 200] });
+    const launched = await h.ok({ operation: "launch", program: "." });
+    expect(launched.text).toContain("breakpoint main.go:9 verified");
+    expect(launched.text).toMatch(/breakpoint main\.go:200 not verified \(.+\)/);
   }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("attach to dlv --headless in remote mode", async () => {
