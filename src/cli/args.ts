@@ -32,8 +32,14 @@ export function parseCommandLine(argv: readonly string[]): { command: string | u
       },
     });
     const [command, ...rest] = positionals;
+    if (rest.length > 0) {
+      // `sidecar serve run.json` must not quietly serve the embedded defaults instead.
+      const hint = rest[0]!.endsWith(".json") ? ` To use a run config, pass --config ${rest[0]}.` : "";
+      throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])} after \`${command}\`; commands take flags only.${hint} Run \`sidecar --help\` for the commands and flags.`);
+    }
     return { command, flags: values as CliFlags, rest };
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`${(error as Error).message}. Run \`sidecar --help\` for the commands and flags.`);
   }
 }

@@ -23,7 +23,12 @@ const surfaceSettings = v.strictObject({
   ),
   /** A fixed bearer token for this surface; minted (32 random bytes) when absent. */
   token: v.optional(
-    v.pipe(v.string("expected a token string"), v.minLength(16, "expected a token of at least 16 characters")),
+    v.pipe(
+      v.string("expected a token string"),
+      v.minLength(16, "expected a token of at least 16 characters"),
+      // It travels in an Authorization header and the operator page's cookie: a space or `;` never matched.
+      v.regex(/^[A-Za-z0-9._~+/=-]+$/, "expected a token of letters, digits and . _ ~ + / = - only (it travels in a header and a cookie)"),
+    ),
   ),
 });
 

@@ -5,7 +5,8 @@ const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
 
 /** True for localhost, 127.0.0.0/8 and ::1, with or without a port. */
 export function isLoopbackHost(host: string): boolean {
-  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.replace(/:\d+$/, "");
+  // `[::1]:8080` and a bare `::1` (two or more colons, no port possible) keep their colons.
+  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":").length > 2 ? host : host.replace(/:\d+$/, "");
   const lower = name.toLowerCase();
   return LOOPBACK_NAMES.has(lower) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(lower) || lower.endsWith(".localhost");
 }

@@ -1,5 +1,5 @@
 // Worker state on disk, in the run's state directory: one folder per worker, one per generation.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "../config/load.ts";
@@ -30,6 +30,10 @@ export class WorkerStore {
     this.root = join(base, "workers");
     try {
       mkdirSync(this.root, { recursive: true });
+      // A stateDir inside the checkout (".sidecar/state") would show up in git status, and the
+      // workers' worktrees in every search and rewrite of the workdir: a .gitignore hides it from both.
+      const ignore = join(base, ".gitignore");
+      if (!existsSync(ignore)) writeFileSync(ignore, "# sidecar's per-run state: never part of the checkout\n*\n");
     } catch (error) {
       throw new ConfigError(`stateDir: cannot create ${this.root} for worker state (${(error as Error).message}); set stateDir to a writable directory.`);
     }

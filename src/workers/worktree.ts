@@ -25,9 +25,15 @@ export async function prepareWorktree(workdir: string, path: string): Promise<st
   if (existsSync(path)) return path;
   const head = await gitHead(workdir);
   if (!head.ok) throw new Error(head.reason);
-  await git(workdir, ["worktree", "add", "--detach", path, "HEAD"]);
+  // One add at a time: git names each worktree's admin folder after the path's last part (here
+  // always "worktree"), and two adds at once raced for the same name ("failed to read commondir").
+  const added = worktreeAdds.then(() => git(workdir, ["worktree", "add", "--detach", path, "HEAD"]));
+  worktreeAdds = added.catch(() => undefined);
+  await added;
   return path;
 }
+
+let worktreeAdds: Promise<unknown> = Promise.resolve();
 
 /** The commit a new worktree would check out, or why there is none. */
 export async function gitHead(workdir: string): Promise<{ ok: true; commit: string } | { ok: false; reason: string }> {

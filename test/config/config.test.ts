@@ -23,6 +23,11 @@ describe("config validation", () => {
     [{ surfaces: { plan: { tiers: [] } } }, "surfaces.plan.tiers: expected at least one tier"],
     [{ surfaces: { plan: { tiers: ["read"], token: "short" } } }, "surfaces.plan.token: expected a token of at least 16 characters"],
     [{ resources: { bridge: {} } }, "resources.bridge.url"],
+    // A space never survives the Authorization header; a `;` breaks the operator page's cookie.
+    [{ surfaces: { default: { tiers: ["read"], token: "0123456789abcdef; x" } } }, "surfaces.default.token: expected a token of letters, digits and"],
+    // Timers wait at most 2^31 ms; a longer one fired at once (the session "expired" on launch).
+    [{ resources: { debugAdapters: { ttlSeconds: 3_000_000 } } }, "resources.debugAdapters.ttlSeconds: expected at most 1800 seconds"],
+    [{ resources: { languageServers: { idleShutdownSeconds: 3_000_000 } } }, "resources.languageServers.idleShutdownSeconds: expected at most 86400 seconds"],
   ])("%j is rejected: %s", (json, expected) => {
     expect(problemsOf(json).join("\n")).toContain(expected);
   });

@@ -1,6 +1,7 @@
 // Who may talk to the server, and how bad requests are answered: each refusal is clear and nothing crashes.
 import { describe, expect, test } from "bun:test";
 import { createApp, MAX_BODY_BYTES, type SurfaceToken } from "../../src/http/app.ts";
+import { isLoopbackHost } from "../../src/http/guard.ts";
 import { ToolRegistry } from "../../src/tool/registry.ts";
 import { PROBE_TOOLS } from "../helpers/probe-tools.ts";
 
@@ -85,6 +86,11 @@ describe("DNS rebinding protection", () => {
     const response = await appUnderTest().request(post(JSON.stringify(INITIALIZE), { Origin: origin }));
     expect(response.status).toBe(403);
     expect((await response.json()).error.message).toContain("Origin");
+  });
+
+  test("loopback names: IPv4, IPv6 bare or bracketed, with or without a port; nothing else", () => {
+    for (const host of ["localhost", "127.0.0.1", "127.3.4.5:80", "::1", "[::1]", "[::1]:8080", "app.localhost:3000"]) expect([host, isLoopbackHost(host)]).toEqual([host, true]);
+    for (const host of ["example.com", "10.0.0.1", "::2", "[::2]:80", "127.0.0.1.evil.com"]) expect([host, isLoopbackHost(host)]).toEqual([host, false]);
   });
 
   test("a loopback Origin is accepted", async () => {

@@ -20,4 +20,12 @@ describe("a command that cannot start", () => {
     expect(stderr.trim()).toBe("sidecar: workdir: /nonexistent/sidecar-checkout does not exist; pass an existing checkout directory.");
     expect(code).toBe(2);
   }, 60_000);
+
+  test("a run config passed without --config is refused, not served as the embedded defaults", async () => {
+    const { code, stderr } = await commandFails(["serve", "run.json"]);
+    expect(stderr.trim()).toBe(
+      'sidecar: unexpected argument "run.json" after `serve`; commands take flags only. To use a run config, pass --config run.json. Run `sidecar --help` for the commands and flags.',
+    );
+    expect(code).toBe(2);
+  }, 60_000);
 });

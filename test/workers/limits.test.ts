@@ -106,6 +106,23 @@ describe('isolation "worktree"', () => {
     expect(existsSync(join(dir.path, "edited.txt"))).toBe(false);
   });
 
+  test("with stateDir inside the checkout, worktrees made at once all start, and neither search nor git status sees them", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.py": "print(1)\n" });
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: dir.path, stdio: "pipe" }).toString();
+    git("init", "-q");
+    git("add", ".");
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init");
+    const config = vibeConfig({ isolation: "worktree", concurrency: 4 });
+    await using t = await startTestRun(dir.path, { ...config, stateDir: ".sidecar/state", resources: { ...config.resources, parser: {} } });
+    const client = await t.client();
+    await Promise.all(["one", "two", "three", "four"].map((label) => ok(client, "vibe_spawn", { brief: "writes-file.sh", label })));
+    for (const id of ["w1", "w2", "w3", "w4"]) expect(await ok(client, "vibe_wait", { worker_id: id })).toMatchObject({ state: "done" });
+    expect(git("status", "--porcelain")).toBe("");
+    const found = await ok(client, "ast_grep", { pattern: "print($A)", language: "python" });
+    expect(found.matches.map((m: { path: string }) => m.path)).toEqual(["a.py"]);
+  });
+
   test("a workdir that is not a git checkout fails the worker with the reason", async () => {
     await using dir = await tempDir();
     await using t = await startTestRun(dir.path, vibeConfig({ isolation: "worktree" }));

@@ -14,9 +14,13 @@ const adapterOverride = v.strictObject({
 
 export const debugAdapterSettings = v.strictObject({
   /** A session's hard lifetime; default 1800 (30 minutes). Tests shorten it. */
-  ttlSeconds: v.optional(v.pipe(v.number("expected seconds as a number"), v.minValue(1, "expected at least 1 second"))),
+  ttlSeconds: v.optional(
+    v.pipe(v.number("expected seconds as a number"), v.minValue(1, "expected at least 1 second"), v.maxValue(1800, "expected at most 1800 seconds: the session TTL is a hard limit of 30 minutes")),
+  ),
   /** How long a control call waits for the next stop before answering "running"; default 15. */
-  stopWaitSeconds: v.optional(v.pipe(v.number("expected seconds as a number"), v.minValue(0.1, "expected at least 0.1 seconds"))),
+  stopWaitSeconds: v.optional(
+    v.pipe(v.number("expected seconds as a number"), v.minValue(0.1, "expected at least 0.1 seconds"), v.maxValue(1800, "expected at most 1800 seconds (the session's whole TTL)")),
+  ),
   adapters: v.optional(v.strictObject(Object.fromEntries(ADAPTER_IDS.map((id) => [id, v.optional(adapterOverride)])) as Record<(typeof ADAPTER_IDS)[number], v.OptionalSchema<typeof adapterOverride, undefined>>)),
 });
 export type DebugAdapterSettings = v.InferOutput<typeof debugAdapterSettings>;

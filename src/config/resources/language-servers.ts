@@ -21,9 +21,10 @@ const serverOverride = v.strictObject({
 export const languageServerSettings = v.strictObject({
   servers: v.optional(v.record(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_-]*$/, "expected a lower-case server id")), serverOverride)),
   /** Servers unused this long are shut down (they restart on the next use). */
-  idleShutdownSeconds: v.optional(v.pipe(v.number("expected seconds as a number"), v.minValue(1, "expected at least 1 second"))),
+  // Timers wait at most 2^31 ms (24.8 days); a longer one fired after 1 ms, so the bounds are a day.
+  idleShutdownSeconds: v.optional(v.pipe(v.number("expected seconds as a number"), v.minValue(1, "expected at least 1 second"), v.maxValue(86_400, "expected at most 86400 seconds (a day)"))),
   /** How long a server gets to answer `initialize`. */
-  initializeTimeoutSeconds: v.optional(v.pipe(v.number("expected seconds as a number"), v.minValue(1, "expected at least 1 second"))),
+  initializeTimeoutSeconds: v.optional(v.pipe(v.number("expected seconds as a number"), v.minValue(1, "expected at least 1 second"), v.maxValue(3600, "expected at most 3600 seconds (an hour)"))),
 });
 export type LanguageServerSettings = v.InferOutput<typeof languageServerSettings>;
 export type ServerOverride = v.InferOutput<typeof serverOverride>;
