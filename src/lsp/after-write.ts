@@ -5,7 +5,7 @@ import { relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import { collectDiagnostics, type Freshness } from "./diagnostics.ts";
 import { closeDocument, refreshOpenDocuments, syncDocument, type SyncedDocument } from "./documents.ts";
 import type { DiagnosticLedger } from "./ledger.ts";
-import { diagnosticRow, SourceLines, type DiagnosticRow } from "./present.ts";
+import { diagnosticRow, isErrorOrWarning, SourceLines, type DiagnosticRow } from "./present.ts";
 import type { LanguageServerSupervisor, ServerHandle } from "./supervisor.ts";
 
 export interface FileOutcome {
@@ -84,7 +84,7 @@ async function diagnose(file: SyncedFile, ledger: DiagnosticLedger, lines: Sourc
     if (collected.status !== "fresh") {
       return { path: shown, status: collected.status, reason: `the ${handle.spec.id} server sent no diagnostics for this version in time`, new: [] };
     }
-    const rows = collected.diagnostics.map((d) => diagnosticRow(path, d, lines));
+    const rows = collected.diagnostics.filter(isErrorOrWarning).map((d) => diagnosticRow(path, d, lines));
     return { path: shown, status: "fresh", new: ledger.admit(path, rows) };
   } catch (error) {
     return { path: shown, status: "timed_out", reason: (error as Error).message, new: [] };

@@ -24,6 +24,8 @@ interface Output {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** null when a signal ended it. */
+  exitCode: number | null;
 }
 
 export async function runChecker(checker: ProjectChecker, root: string, workdir: string, lines: SourceLines, signal?: AbortSignal): Promise<CheckerRun> {
@@ -32,12 +34,20 @@ export async function runChecker(checker: ProjectChecker, root: string, workdir:
   if (!binary.found) throw new Error(`${checker.command} not found (looked in node_modules/.bin and PATH)`);
   const output = await capture(binary.path, checker.args, root, signal);
   const parse = PARSERS[checker.format];
-  return { rows: parse(output, root, lines), timedOut: output.timedOut, command: [checker.command, ...checker.args].join(" ") };
+  const command = [checker.command, ...checker.args].join(" ");
+  const rows = parse(output, root, lines);
+  // A check that failed without a finding did not check anything: tsc with no tsconfig.json prints
+  // its help and exits 1, which read as "0 findings".
+  if (rows.length === 0 && !output.timedOut && output.exitCode !== 0) {
+    const said = `${output.stdout}\n${output.stderr}`.split("\n").map((line) => line.trim()).find(Boolean) ?? "no output";
+    throw new Error(`\`${command}\` exited with status ${output.exitCode ?? "unknown"} without a finding it could read (it said: ${JSON.stringify(said.slice(0, 200))})`);
+  }
+  return { rows, timedOut: output.timedOut, command };
 }
 
 /** Reads a checker's captured output into rows (exported for the parser tests). */
 export function parseCheckerOutput(format: Exclude<ProjectChecker["format"], "compile-commands">, stdout: string, stderr: string, root: string, lines: SourceLines): DiagnosticRow[] {
-  return PARSERS[format]({ stdout, stderr, timedOut: false }, root, lines);
+  return PARSERS[format]({ stdout, stderr, timedOut: false, exitCode: 0 }, root, lines);
 }
 
 type Parser = (output: Output, root: string, lines: SourceLines) => DiagnosticRow[];
@@ -145,10 +155,10 @@ function capture(command: string, args: readonly string[], cwd: string, signal?:
       clearTimeout(timer);
       reject(new Error(`could not run ${command}: ${error.message}`));
     });
-    child.once("close", () => {
+    child.once("close", (exitCode: number | null) => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", stop);
-      resolvePromise({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), timedOut });
+      resolvePromise({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), timedOut, exitCode });
     });
   });
 }

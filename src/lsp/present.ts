@@ -69,6 +69,14 @@ export function placesOf(answer: Location | Location[] | LocationLink[] | null |
   );
 }
 
+/**
+ * Errors and warnings: what `diagnostics` and diagnostics on write report. Hints and infos
+ * (tsserver's "declared but never read", 6133) are an editor's greying-out, not news after a write.
+ */
+export function isErrorOrWarning(diagnostic: Diagnostic): boolean {
+  return (diagnostic.severity ?? 1) <= 2;
+}
+
 export function diagnosticRow(path: string, diagnostic: Diagnostic, lines: SourceLines): DiagnosticRow {
   return {
     path: lines.display(path),

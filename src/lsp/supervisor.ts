@@ -176,10 +176,12 @@ export class LanguageServerSupervisor {
   }
 
   /** Stops the servers of `root` (all roots when undefined), forgets their failures, starts the ones that ran. */
+  /** Restarts the running servers (of one root); one not running is only cleared to start on next use. Says which was which. */
   async reload(root?: string): Promise<string[]> {
     const chosen = [...this.entries.values()].filter((e) => root === undefined || e.root === root);
-    await Promise.all(
+    return Promise.all(
       chosen.map(async (entry) => {
+        const name = `${entry.spec.id} (${relativeToWorkdir(this.workdir, entry.root)})`;
         const wasRunning = entry.client?.alive ?? false;
         const client = entry.client;
         entry.client = undefined;
@@ -189,10 +191,15 @@ export class LanguageServerSupervisor {
         entry.lastError = undefined;
         clearTimeout(entry.idleTimer);
         await client?.stop();
-        if (wasRunning) await this.ensure(entry.spec, entry.root).catch(() => {});
+        if (!wasRunning) return `${name}: was not running; its failures are cleared and it starts on next use`;
+        try {
+          await this.ensure(entry.spec, entry.root);
+          return `${name}: restarted`;
+        } catch (error) {
+          return `${name}: stopped, but did not start again: ${(error as Error).message}`;
+        }
       }),
     );
-    return chosen.map((e) => `${e.spec.id} (${relativeToWorkdir(this.workdir, e.root)})`);
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,7 @@ import { defineTool, ToolFailure, type Tool } from "../tool/define.ts";
 import { runChecker } from "../lsp/checkers.ts";
 import { collectDiagnostics } from "../lsp/diagnostics.ts";
 import { refreshOpenDocuments, syncDocument } from "../lsp/documents.ts";
-import { diagnosticLine, diagnosticRow, placeLine, SourceLines, type DiagnosticRow } from "../lsp/present.ts";
+import { diagnosticLine, diagnosticRow, isErrorOrWarning, placeLine, SourceLines, type DiagnosticRow } from "../lsp/present.ts";
 import { codeActions, documentSymbols, hover, locate, navigate, refuseWhileIndexing, workspaceSymbols, type SymbolRow } from "../lsp/queries.ts";
 import { scanRoots } from "../lsp/roots.ts";
 import type { LanguageServices } from "../lsp/service.ts";
@@ -107,7 +107,7 @@ async function answer(services: LanguageServices, args: Input, signal: AbortSign
       const roots = args.file === undefined ? undefined : supervisor.rootsFor(resolveInWorkdir(supervisor.workdir, args.file));
       if (roots?.length === 0) throw new ToolFailure(`No language server has a root for ${args.file}: no root marker in its folder or above it. lsp status lists the markers.`);
       const reloaded = roots === undefined ? await supervisor.reload() : (await Promise.all(roots.map((root) => supervisor.reload(root)))).flat();
-      const text = reloaded.length ? `Restarted: ${reloaded.join(", ")}.` : "No server had been started for that root yet; they start on first use.";
+      const text = reloaded.length ? reloaded.join("\n") : "No server had been started for that root yet; they start on first use.";
       return { text, data: { action, results: reloaded.map((name) => ({ server: name })) } };
     }
   }
@@ -125,7 +125,7 @@ async function fileDiagnostics(services: LanguageServices, file: string, signal:
     throw new ToolFailure(`The ${handle.spec.id} server sent no diagnostics for ${file} in time; try again, or lsp reload if it keeps happening.`);
   }
   const lines = new SourceLines(supervisor.workdir);
-  const rows = collected.diagnostics.map((d) => diagnosticRow(path, d, lines)).sort((a, b) => a.line - b.line);
+  const rows = collected.diagnostics.filter(isErrorOrWarning).map((d) => diagnosticRow(path, d, lines)).sort((a, b) => a.line - b.line);
   const capped = capList(rows, DIAGNOSTICS_CAP);
   return listed("diagnostics", capped, capped.items.map(diagnosticLine), rows.length ? "" : `No errors or warnings in ${file}.`, "fresh");
 }
@@ -137,6 +137,7 @@ async function projectCheck(services: LanguageServices, signal: AbortSignal): Pr
   const rows: DiagnosticRow[] = [];
   const notes: string[] = [];
   let timedOut = false;
+  let unchecked = 0;
   for (const spec of supervisor.catalog) {
     if (!spec.checker) continue;
     for (const root of scanRoots(supervisor.workdir, spec.rootMarkers)) {
@@ -147,13 +148,22 @@ async function projectCheck(services: LanguageServices, signal: AbortSignal): Pr
         timedOut ||= run.timedOut;
         notes.push(`${spec.id} in ${rel}: \`${run.command}\`${run.timedOut ? " timed out" : ""}, ${run.rows.length} finding(s)`);
       } catch (error) {
+        unchecked++;
         notes.push(`${spec.id} in ${rel}: not checked — ${(error as Error).message}`);
       }
     }
   }
   if (notes.length === 0) throw new ToolFailure(`No project root with a checker was found in the workspace (markers such as tsconfig.json, pyproject.toml, go.mod, Cargo.toml, compile_commands.json, pubspec.yaml).`);
   const capped = capList(rows, DIAGNOSTICS_CAP);
-  const reply = listed("diagnostics", capped, capped.items.map(diagnosticLine), "No errors or warnings.", timedOut ? "timed_out" : "fresh");
+  // A project that was not checked is unknown, never clean: the answer says so and is not `fresh`.
+  const checked = notes.length - unchecked;
+  const emptyText =
+    unchecked === 0
+      ? "No errors or warnings."
+      : checked === 0
+        ? "No project could be checked (reasons above), so nothing is known about its errors."
+        : `No errors or warnings in the ${checked} project(s) checked; ${unchecked} could not be checked (above).`;
+  const reply = listed("diagnostics", capped, capped.items.map(diagnosticLine), emptyText, timedOut ? "timed_out" : unchecked > 0 ? "unsupported" : "fresh");
   reply.text = `${notes.join("\n")}\n${reply.text}`;
   reply.data.note = [reply.data.note, ...notes].filter(Boolean).join("; ");
   return reply;

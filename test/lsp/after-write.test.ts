@@ -79,6 +79,9 @@ describe("diagnostics on write", () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     await writeFile(path, 'export const a: number = "two";\n');
     expect((await afterWrite(t, ["src/extra.ts"])).new).toEqual([expect.objectContaining({ code: "2322" })]);
+    // An unused local is a hint (6133), an editor's greying-out: not news after a write.
+    await writeFile(path, "export function f(): number {\n  const unused = 1;\n  return 2;\n}\n");
+    expect(await afterWrite(t, ["src/extra.ts"])).toMatchObject({ status: "fresh", new: [] });
   });
 
   test("Python (pull): the same ledger behaviour through pyright", async () => {

@@ -59,6 +59,16 @@ describe("parseCheckerOutput reads each checker's format into diagnostic rows", 
   });
 });
 
+describe("a checker that fails without a finding", () => {
+  test("tsc in a root with no tsconfig.json prints its help and exits 1: that is not checked, never 0 findings", async () => {
+    requireBinary("tsc", "npm i -D typescript@5");
+    await using dir = await tempDir();
+    await dir.write({ "package.json": "{}", "a.ts": "export const a: number = 'one';\n" });
+    const checking = runChecker({ command: "tsc", args: ["--noEmit", "--pretty", "false"], format: "tsc" }, dir.path, dir.path, new SourceLines(dir.path));
+    await expect(checking).rejects.toThrow(/^`tsc --noEmit --pretty false` exited with status 1 without a finding it could read \(it said: "Version 5/);
+  });
+});
+
 describe("the compile_commands.json checker", () => {
   test("runs each entry's own compiler with -fsyntax-only and reads its errors", async () => {
     requireBinary("gcc", "apt-get install gcc");

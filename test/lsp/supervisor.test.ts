@@ -145,7 +145,7 @@ describe("lifecycle", () => {
     expect((await call(client, "lsp", { action: "hover", file: "m.py", line: 1, symbol: "f" })).text).toContain("def f() -> int");
     const before = serverPid(t);
     const reload = await call(client, "lsp", { action: "reload", file: "m.py" });
-    expect(reload.text).toBe("Restarted: python (.).");
+    expect(reload.text).toBe("python (.): restarted");
     expect(serverPid(t)).not.toBe(before);
   });
 
