@@ -3,6 +3,7 @@ import type { CodeAction, Command, DocumentSymbol, Hover, MarkupContent, SymbolI
 import { ToolFailure } from "../tool/define.ts";
 import { relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import type { LanguageServerClient } from "./client.ts";
+import { collectDiagnostics } from "./diagnostics.ts";
 import { refreshOpenDocuments, syncDocument, type SyncedDocument } from "./documents.ts";
 import { resolveSymbolColumn, splitLines } from "./position.ts";
 import { pathOfUri, placesOf, SourceLines, type PlaceRow } from "./present.ts";
@@ -81,7 +82,11 @@ export interface CodeActionRow {
 export async function codeActions(target: Target, signal?: AbortSignal): Promise<CodeActionRow[]> {
   const { client } = target.handle;
   const range = { start: target.position, end: { line: target.position.line, character: target.position.character + target.length } };
-  const onLine = (client.published.get(target.document.uri)?.diagnostics ?? []).filter(
+  // Quick fixes are offered for the diagnostics passed in: on a file just opened the cache is empty,
+  // and the first call listed none ("Add import" came only on a later one). Wait for this version's.
+  const collected = await collectDiagnostics(client, target.document, signal);
+  const current = collected.status === "fresh" ? collected.diagnostics : (client.published.get(target.document.uri)?.diagnostics ?? []);
+  const onLine = current.filter(
     (d) => d.range.start.line <= target.position.line && d.range.end.line >= target.position.line,
   );
   const answer = await client.query<(Command | CodeAction)[] | null>(

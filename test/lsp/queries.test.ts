@@ -15,7 +15,13 @@ beforeAll(async () => {
   requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
   requireBinary("pyright-langserver", "npm i -D pyright");
   dir = await tempDir();
-  await dir.write({ ...TS_PROJECT, ...PY_PROJECT, "src/broken.ts": 'export const n: number = "text";\n', "pkg/broken.py": "value: int = missing_name\n" });
+  await dir.write({
+    ...TS_PROJECT,
+    ...PY_PROJECT,
+    "src/broken.ts": 'export const n: number = "text";\n',
+    "src/unimported.ts": "export const disc = new Circle(1);\n",
+    "pkg/broken.py": "value: int = missing_name\n",
+  });
   run = await startTestRun(dir.path, LSP_CONFIG);
   client = await run.client();
 });
@@ -94,6 +100,10 @@ describe("TypeScript", () => {
     const r = await lsp({ action: "code_actions", file: "src/broken.ts", line: 1, symbol: "n" });
     expect(r.isError).toBe(false);
     expect((r.data.results as unknown[]).length).toBeGreaterThan(0);
+  });
+  test("code_actions on a file never opened before offers the quick fix for its error", async () => {
+    const r = await lsp({ action: "code_actions", file: "src/unimported.ts", line: 1, symbol: "Circle" });
+    expect((r.data.results as { title: string }[]).map((a) => a.title)).toContain('Add import from "./shapes"');
   });
 });
 
