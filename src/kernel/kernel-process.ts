@@ -73,6 +73,8 @@ export class KernelProcess {
   private count = 0;
   private rawTail = "";
   private betweenCells = "";
+  /** Characters of between-cells output dropped to keep only its tail; the next answer says so. */
+  private betweenCellsCut = 0;
   private rawPending = "";
   /**
    * The highest sync mark seen on the raw streams: every cell up to that count has all its raw
@@ -160,8 +162,10 @@ export class KernelProcess {
       const onAbort = () => this.stopCell("cancelled");
       const output = new CellOutput();
       if (this.betweenCells) {
-        output.stream("stderr", `(written by background work since the last cell)\n${this.betweenCells}`);
+        const cut = this.betweenCellsCut > 0 ? `, its last ${BETWEEN_CELLS_CHARS} characters; ${this.betweenCellsCut} before them were dropped` : "";
+        output.stream("stderr", `(written by background work since the last cell${cut})\n${this.betweenCells}`);
         this.betweenCells = "";
+        this.betweenCellsCut = 0;
       }
       const cell: RunningCell = {
         output,
@@ -275,7 +279,9 @@ export class KernelProcess {
   }
 
   private keepBetweenCells(text: string): void {
-    this.betweenCells = (this.betweenCells + text).slice(-BETWEEN_CELLS_CHARS);
+    const all = this.betweenCells + text;
+    this.betweenCellsCut += Math.max(0, all.length - BETWEEN_CELLS_CHARS);
+    this.betweenCells = all.slice(-BETWEEN_CELLS_CHARS);
   }
 
   private exited(exit: string): void {

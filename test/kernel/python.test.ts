@@ -50,6 +50,13 @@ describe("python cells keep state like a notebook", () => {
     await Bun.sleep(300); // print(flush=True) sent it before the file existed; this is only slack for the pipe
     const next = await cell(t.client, "'next'");
     expect(next.text).toContain("(written by background work since the last cell)\nlate news\nOut[2]: 'next'");
+
+    // Past its bound only the tail is kept, and the answer says how much went before it.
+    await cell(t.client, "def flood():\n    time.sleep(0.3)\n    print('y' * 20000, flush=True)\n    open('flooded', 'w').close()\nthreading.Thread(target=flood).start()");
+    await untilExists(join(dir.path, "flooded"));
+    await Bun.sleep(300);
+    const after = await cell(t.client, "'after'");
+    expect(after.text).toContain("(written by background work since the last cell, its last 8000 characters; 12001 before them were dropped)\nyyy");
   }, KERNEL_TEST_TIMEOUT_MS);
 
   test("a C-level write and a subprocess cannot corrupt the protocol; their output is kept", async () => {
