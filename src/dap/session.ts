@@ -1,4 +1,5 @@
 // One live debug session: the adapter, the DAP handshake, state from events, and every control call.
+import { rmSync } from "node:fs";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { ToolFailure } from "../tool/define.ts";
 import { type RunningAdapter } from "./adapter-process.ts";
@@ -62,6 +63,8 @@ export class DebugSession {
   pausing = false;
   /** A launched debuggee is ours to kill; an attached one belongs to whoever started it. */
   ownsDebuggee = true;
+  /** A file the adapter builds the program into, to remove when the session ends. */
+  private scratchBinary: string | undefined;
   /** The adapter's descendants after launch, when no `process` event named the debuggee. */
   private debuggeeFallback: ProcessMark[] = [];
   capabilities: DebugProtocol.Capabilities = {};
@@ -109,6 +112,7 @@ export class DebugSession {
     signal?: AbortSignal,
   ): Promise<{ report: StopReport; breakpoints: Record<string, BreakpointResult[]> }> {
     this.ownsDebuggee = request === "launch";
+    if (request === "launch" && typeof args.output === "string") this.scratchBinary = args.output;
     this.capabilities =
       (await this.connection.request<DebugProtocol.InitializeResponse>("initialize", { ...INITIALIZE_ARGUMENTS, adapterID: this.adapter.id })) ?? {};
     const firstStop = this.nextStop();
@@ -230,7 +234,16 @@ export class DebugSession {
     }
     await this.running.stop();
     this.killDebuggee();
+    this.removeScratchBinary();
     this.wake({ kind: "ended", reason: this.endedReason ?? reason });
+  }
+
+  /**
+   * The program delve built into the temp dir (the launch's `output`): dlv deletes it when it
+   * ends normally, not when it is killed, and each is megabytes.
+   */
+  private removeScratchBinary(): void {
+    if (this.scratchBinary) rmSync(this.scratchBinary, { force: true });
   }
 
   /**
@@ -355,6 +368,7 @@ export class DebugSession {
           this.killDebuggee();
           void this.running.stop();
         }
+        this.removeScratchBinary();
         this.wake({ kind: "ended", reason: this.endedReason ?? "the session ended" });
         break;
     }

@@ -1,7 +1,7 @@
 // debug over real delve (dlv dap over TCP): breakpoints, stack, variables, steps, output, pause, attach.
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync, readlinkSync } from "node:fs";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { ADAPTER_TEST_TIMEOUT_MS, alive, debugHarness, gone, killGroup, requireTool, untilListening, untilOutput } from "./harness.ts";
 
@@ -137,9 +137,11 @@ describe("debug with delve", () => {
     const { adapter_pid, debuggee_pid } = (await h.ok({ operation: "status" })).data;
     expect(typeof debuggee_pid).toBe("number");
     expect(alive(debuggee_pid)).toBe(true);
+    const built = readlinkSync(`/proc/${debuggee_pid}/exe`); // the program dlv built into the temp dir
     process.kill(adapter_pid, "SIGKILL");
     expect(await gone(debuggee_pid)).toBe(true);
     const after = await h.call({ operation: "threads" });
     expect(after.text).toContain("the adapter died mid-session");
+    expect(existsSync(built)).toBe(false); // dlv deletes it only when it ends normally
   }, ADAPTER_TEST_TIMEOUT_MS);
 });
