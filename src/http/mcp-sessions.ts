@@ -9,7 +9,6 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -193,10 +192,7 @@ export class McpSessions {
       const tool = this.registry.find(surface, request.params.name);
       if (!tool) {
         const available = this.registry.forSurface(surface).map((t) => t.name);
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Unknown tool: ${request.params.name}. Tools available here: ${available.join(", ") || "none"}.`,
-        );
+        throw new RequestFailure(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Tools available here: ${available.join(", ") || "none"}.`);
       }
       const progressToken = request.params._meta?.progressToken;
       const signal = AbortSignal.any([extra.signal, this.runSignal]);
@@ -237,4 +233,17 @@ export function describeTool(tool: Tool): McpTool {
       ...(tool.tier === "exec" ? { openWorldHint: true } : {}),
     },
   };
+}
+
+/**
+ * A JSON-RPC error with a plain message. The SDK's McpError prefixes its message with
+ * "MCP error -32602: ", which the server sends as is and the client prefixes again.
+ */
+class RequestFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }

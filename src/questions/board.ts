@@ -93,9 +93,11 @@ export class OperatorBoard implements QuestionPort {
     return { status: 200 };
   }
 
-  skip(id: string): { status: 200 | 404; problem?: string } {
+  skip(id: string): { status: 200 | 400 | 404; problem?: string } {
     const entry = this.pending.get(id);
     if (!entry) return { status: 404, problem: "This card is no longer pending: it was answered, withdrawn or timed out." };
+    // A permission is allowed or denied; the harness has no outcome for a skipped one.
+    if (entry.card.kind === "permission") return { status: 400, problem: "A permission card cannot be skipped: choose Allow or Deny." };
     this.settle(entry, { outcome: "skipped" }, "skipped", [], null);
     return { status: 200 };
   }

@@ -34,7 +34,7 @@ describe("MCP over Streamable HTTP with the official SDK client", () => {
     expect((outside as McpError).message.replace("test_write", "X")).toBe(
       (unknown as McpError).message.replace("no_such_tool", "X"),
     );
-    expect((outside as McpError).message).toContain("Unknown tool: test_write");
+    expect((outside as McpError).message).toStartWith("MCP error -32602: Unknown tool: test_write. Tools available here:"); // prefixed once, by the client
   });
 
   test("a call returns text and structuredContent", async () => {

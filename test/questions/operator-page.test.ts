@@ -187,6 +187,10 @@ describe("permission prompts", () => {
     const decision = ask({ question: "Run rm -rf build?", context: "The agent wants a clean build." });
     const card = (await stream.state((b) => b.pending.length === 1)).pending[0]!;
     expect(card).toMatchObject({ kind: "permission", options: [{ id: "allow", label: "Allow" }, { id: "deny", label: "Deny" }] });
+    // The harness has no outcome for a skipped permission: only Allow or Deny settle it.
+    const skipped = await postCard(t, cookie, card.id, { action: "skip" });
+    expect(skipped.status).toBe(400);
+    expect(await skipped.json()).toEqual({ error: "A permission card cannot be skipped: choose Allow or Deny." });
     expect((await postCard(t, cookie, card.id, { action: "answer", option_ids: ["allow"] })).status).toBe(200);
     expect(await (await decision).json()).toEqual({ outcome: "allowed" });
   });
