@@ -72,6 +72,16 @@ export async function stopGroup(child: ChildProcess, graceMs = TERMINATE_GRACE_M
   await Promise.race([exited(child), delay(REAP_TIMEOUT_MS)]);
 }
 
+/**
+ * Kills what is left of a child's tree after its leader ended by itself: its group, and daemons
+ * that left the group with setsid (a worker's `setsid server &` outlived the worker and the run).
+ */
+export function killRemains(child: ChildProcess): void {
+  signalGroup(child, "SIGKILL");
+  const tag = treeTags.get(child);
+  if (tag) killTagged(tag);
+}
+
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
 }

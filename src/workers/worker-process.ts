@@ -2,7 +2,7 @@
 import type { ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from "node:fs";
 import { capText } from "../tool/budget.ts";
-import { signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
+import { killRemains, signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
 import { groupAlive } from "../platform/group-alive.ts";
 import { OutputTail } from "./output-tail.ts";
 import type { GenerationFiles } from "./worker-store.ts";
@@ -158,8 +158,8 @@ export class WorkerProcess {
       signalGroup(child, "SIGTERM");
       const deadline = Date.now() + LEFTOVER_GRACE_MS;
       while (groupExists(child) && Date.now() < deadline) await sleep(LEFTOVER_POLL_MS);
-      if (groupExists(child)) signalGroup(child, "SIGKILL");
     }
+    killRemains(child);
     const drained = await Promise.race([closed.then(() => true), sleep(OUTPUT_DRAIN_MS).then(() => false)]);
     if (!drained) {
       child.stdout?.destroy();

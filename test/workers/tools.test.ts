@@ -38,6 +38,15 @@ describe("a worker that finishes", () => {
     expect(await ok(client, "vibe_wait", { worker_id: "w1" })).toMatchObject({ state: "done", result: "left a child behind\n" });
     expect(await allGone(await childPids(dir.path, "w1"))).toBe(true);
   });
+
+  test("a daemon it started with setsid, outside its group, is stopped when it exits too", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, vibeConfig());
+    const client = await t.client();
+    await ok(client, "vibe_spawn", { brief: "leaves-daemon.sh", label: "daemonises" });
+    expect(await ok(client, "vibe_wait", { worker_id: "w1" })).toMatchObject({ state: "done", result: "left a daemon behind\n" });
+    expect(await allGone(await childPids(dir.path, "w1"))).toBe(true);
+  });
 });
 
 describe("a worker that fails", () => {
