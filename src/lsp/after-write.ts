@@ -1,11 +1,13 @@
 // Diagnostics on write: sync each changed file through its server and report only what the ledger has not seen.
 import { existsSync } from "node:fs";
+import type { Diagnostic } from "vscode-languageserver-protocol";
 import { ToolFailure } from "../tool/define.ts";
-import { relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
+import { isInside, relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
+import type { LanguageServerClient, PublishedDiagnostics } from "./client.ts";
 import { collectDiagnostics, type Freshness } from "./diagnostics.ts";
 import { closeDocument, refreshOpenDocuments, syncDocument, type SyncedDocument } from "./documents.ts";
 import type { DiagnosticLedger } from "./ledger.ts";
-import { diagnosticRow, isErrorOrWarning, SourceLines, type DiagnosticRow } from "./present.ts";
+import { diagnosticRow, isErrorOrWarning, pathOfUri, SourceLines, type DiagnosticRow } from "./present.ts";
 import type { LanguageServerSupervisor, ServerHandle } from "./supervisor.ts";
 
 export interface FileOutcome {
@@ -34,12 +36,45 @@ export async function diagnosticsAfterWrite(
   const lines = new SourceLines(supervisor.workdir);
   // Every file reaches its server before any is diagnosed: an importer checked before the file it
   // imports was synced reports the old names as errors (a correct rename said "calc is unknown").
-  const synced = await Promise.all(paths.map((path) => syncWritten(supervisor, ledger, path)));
-  const clients = new Set(synced.flatMap((file) => ("handle" in file ? [file.handle.client] : [])));
-  await Promise.all([...clients].map((client) => refreshOpenDocuments(client, supervisor.workdir)));
+  const before = new Map<LanguageServerClient, PublishedSnapshot>();
+  const synced = await Promise.all(paths.map((path) => syncWritten(supervisor, ledger, path, before)));
+  await Promise.all([...before.keys()].map((client) => refreshOpenDocuments(client, supervisor.workdir)));
   const files = await Promise.all(synced.map((file) => ("status" in file ? file : diagnose(file, ledger, lines, signal))));
+  const written = new Set(synced.flatMap((file) => ("document" in file ? [file.document.uri] : [])));
+  const elsewhere = [...before].flatMap(([client, snapshot]) => brokenElsewhere(client, snapshot, written, supervisor.workdir, ledger, lines));
   const status = files.reduce<Freshness>((worst, f) => (ORDER.indexOf(f.status) > ORDER.indexOf(worst) ? f.status : worst), "fresh");
-  return { status: files.length ? status : "unsupported", new: files.flatMap((f) => f.new), files };
+  return { status: files.length ? status : "unsupported", new: [...files.flatMap((f) => f.new), ...elsewhere], files };
+}
+
+/** What a server had published when a write began: every file's diagnostics, and the publish count. */
+interface PublishedSnapshot {
+  sequence: number;
+  published: Map<string, PublishedDiagnostics>;
+}
+
+/**
+ * New errors the write caused in files it did not touch: a renamed function leaves its callers
+ * undeclared, and the build is broken there. Only files the server had published for before the
+ * write count, compared with that publish, so an old error in a file seen for the first time is
+ * not blamed on this write.
+ */
+function brokenElsewhere(
+  client: LanguageServerClient,
+  snapshot: PublishedSnapshot,
+  written: ReadonlySet<string>,
+  workdir: string,
+  ledger: DiagnosticLedger,
+  lines: SourceLines,
+): DiagnosticRow[] {
+  return [...client.published].flatMap(([uri, now]) => {
+    const was = snapshot.published.get(uri);
+    if (written.has(uri) || !was || now.sequence <= snapshot.sequence) return [];
+    const path = pathOfUri(uri);
+    if (!isInside(workdir, path)) return [];
+    const rows = (diagnostics: readonly Diagnostic[]) => diagnostics.filter(isErrorOrWarning).map((d) => diagnosticRow(path, d, lines));
+    if (ledger.heldFor(path) === 0) ledger.admit(path, rows(was.diagnostics));
+    return ledger.admit(path, rows(now.diagnostics));
+  });
 }
 
 interface SyncedFile {
@@ -50,7 +85,12 @@ interface SyncedFile {
 }
 
 /** Syncs one written file to its server, or says at once why it has no diagnostics. */
-async function syncWritten(supervisor: LanguageServerSupervisor, ledger: DiagnosticLedger, given: string): Promise<SyncedFile | FileOutcome> {
+async function syncWritten(
+  supervisor: LanguageServerSupervisor,
+  ledger: DiagnosticLedger,
+  given: string,
+  before: Map<LanguageServerClient, PublishedSnapshot>,
+): Promise<SyncedFile | FileOutcome> {
   let path: string;
   try {
     path = resolveInWorkdir(supervisor.workdir, given);
@@ -70,8 +110,10 @@ async function syncWritten(supervisor: LanguageServerSupervisor, ledger: Diagnos
     ledger.admit(path, []);
     return { path: shown, status: "fresh", new: [] };
   }
+  const { client } = handle;
+  if (!before.has(client)) before.set(client, { sequence: client.latestSequence, published: new Map(client.published) });
   try {
-    return { path, shown, handle, document: await syncDocument(handle.client, supervisor.workdir, path, { save: true }) };
+    return { path, shown, handle, document: await syncDocument(client, supervisor.workdir, path, { save: true }) };
   } catch (error) {
     return { path: shown, status: "timed_out", reason: (error as Error).message, new: [] };
   }

@@ -113,6 +113,26 @@ describe("diagnostics on write", () => {
     expect(broken.new.find((d) => d.path === "go/main.go")!.message).toContain("undefinedThing");
   });
 
+  test("Go: a write that breaks another file (its caller) reports that file's new error too", async () => {
+    requireBinary("gopls", "apt-get install gopls golang-go");
+    await using dir = await tempDir();
+    await dir.write({
+      "go.mod": "module example.com/w\n\ngo 1.19\n",
+      "a.go": "package main\n\nfunc main() {\n\thelper()\n}\n",
+      "b.go": "package main\n\nfunc helper() {}\n",
+    });
+    await using t = await startTestRun(dir.path, LSP_CONFIG);
+    expect(await afterWrite(t, ["a.go", "b.go"])).toMatchObject({ status: "fresh", new: [] });
+    await writeFile(join(dir.path, "b.go"), "package main\n\nfunc helper2() {}\n");
+    const broken = await afterWrite(t, ["b.go"]);
+    expect(broken.status).toBe("fresh");
+    expect(broken.new).toEqual([expect.objectContaining({ path: "a.go", line: 4, severity: "error", message: expect.stringContaining("helper") })]);
+    expect(broken.text).toContain("a.go:4: error");
+    // Reported once: the next write of b.go that leaves it broken says nothing new.
+    await writeFile(join(dir.path, "b.go"), "package main\n\nfunc helper2() { }\n");
+    expect((await afterWrite(t, ["b.go"])).new).toEqual([]);
+  });
+
   test("files no server can serve come back unsupported with the reason, never as 'nothing new'", async () => {
     await using dir = await tempDir();
     await dir.write({ "loose.ts": "export const x = 1;\n", "notes.md": "hi\n" });
