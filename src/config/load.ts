@@ -4,6 +4,7 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import * as v from "valibot";
 import type { Tier } from "../tool/tier.ts";
+import { issueText } from "../validation/issue-text.ts";
 import { runConfigSchema, type Resources, type RunConfig, type SurfaceSettings } from "./schema.ts";
 
 export const DEFAULT_LISTEN = "127.0.0.1:0";
@@ -79,7 +80,7 @@ function describeIssue(issue: v.BaseIssue<unknown>): string {
   if (issue.kind === "schema" && issue.type === "strict_object" && issue.expected === "never") {
     return `${path}: unknown key (check its spelling; unknown keys are not ignored)`;
   }
-  return `${path}: ${issue.message}`;
+  return `${path}: ${issueText(issue)}`;
 }
 
 export interface CommandLineOverrides {

@@ -1,5 +1,6 @@
 // Reading a harness route's JSON body: parsed and validated, or a 400 that says what to send.
 import * as v from "valibot";
+import { issueText } from "../validation/issue-text.ts";
 
 export type BodyResult<T> = { ok: true; value: T } | { ok: false; response: Response };
 
@@ -20,7 +21,7 @@ export async function readJsonBody<S extends v.GenericSchema>(request: Request, 
     const where = v.getDotPath(issue);
     return {
       ok: false,
-      response: Response.json({ error: `Invalid body${where ? ` at ${where}` : ""}: ${issue.message}; send ${usage}.` }, { status: 400 }),
+      response: Response.json({ error: `Invalid body${where ? ` at ${where}` : ""}: ${issueText(issue)}; send ${usage}.` }, { status: 400 }),
     };
   }
   return { ok: true, value: parsed.output };

@@ -1,6 +1,7 @@
 // The one wrapper every tool call goes through: validate once, run, shape the MCP result.
 import * as v from "valibot";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { issueText } from "../validation/issue-text.ts";
 import { ToolFailure, type Tool, type ToolContext, type ToolReply } from "./define.ts";
 import { describeArguments } from "./json-schema.ts";
 
@@ -46,7 +47,7 @@ export function invalidArgumentsMessage(tool: Tool, issues: readonly v.BaseIssue
   const problems = issues.map((issue) => {
     const path = v.getDotPath(issue) ?? "(arguments)";
     if (issue.type === "strict_object" && issue.expected === "never") return `- ${path}: unknown argument; ${tool.name} does not take it`;
-    return `- ${path}: ${issue.message}`;
+    return `- ${path}: ${issueText(issue)}`;
   });
   return [
     `Invalid arguments for ${tool.name}:`,

@@ -14,3 +14,11 @@ test("an isError result is returned, not thrown, to an SDK client that knows the
   expect(result.isError).toBe(true);
   expect((result.content as { text: string }[])[0]!.text).toContain("Invalid arguments for test_echo");
 });
+
+test("a required argument left out is named as missing, not in the validator's words", async () => {
+  await using dir = await tempDir();
+  await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
+  const result = await (await t.client()).callTool({ name: "test_echo", arguments: { times: 2 } });
+  expect(result.isError).toBe(true);
+  expect((result.content as { text: string }[])[0]!.text).toStartWith("Invalid arguments for test_echo:\n- text: missing; it is required\n");
+});
