@@ -135,7 +135,8 @@ export class FileSearcher {
       } catch (error) {
         return { path: file.path, count: 0, matches: [], skipped: `unreadable: ${(error as Error).message}` };
       }
-      if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return undefined;
+      // Rare under a source extension, so worth a note: "No match in 1 file" would hide it was never read.
+      if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { path: file.path, count: 0, matches: [], skipped: "not searched: it holds NUL bytes (binary, or UTF-16 text)" };
       text = bytes.toString("utf8");
     }
     const facts = cached ? (cached.facts ??= new TextFacts()) : new TextFacts();

@@ -208,7 +208,9 @@ export class ParsePool {
 
   private async spawnAll(): Promise<WorkerSlot[]> {
     const { spawnWorker, workers } = this.options;
-    if (!spawnWorker || workers < 1) {
+    // `workers: 0` is a choice, not a fallback: nothing to note on every answer.
+    if (workers < 1) return [];
+    if (!spawnWorker) {
       this.fallbackReason = "no worker support in this runtime; parsing on the main thread";
       return [];
     }

@@ -99,6 +99,19 @@ describe("ast_grep matches by syntax", () => {
     expect(r.data.total).toBe(1);
   });
 
+  test("a file that is binary or UTF-16 is named as not searched; parse workers switched off add no note", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.py": "print(1)\n" });
+    await writeFile(join(dir.path, "wide.py"), Buffer.from("print(2)\n", "utf16le"));
+    await using t = await startTestRun(dir.path, { resources: { parser: { workers: 0 } } });
+    const client = await t.client();
+    const wide = await call(client, "ast_grep", { pattern: "print($A)", path: "wide.py" });
+    expect(wide.text).toContain("wide.py: not searched: it holds NUL bytes (binary, or UTF-16 text)");
+    const plain = await call(client, "ast_grep", { pattern: "print($A)", path: "a.py" });
+    expect(plain.data.notes ?? []).toEqual([]);
+    expect(plain.text).not.toContain("note:");
+  });
+
   test("an unparseable pattern is an error naming the contexts tried, never an empty search", async () => {
     await using dir = await tempDir();
     await dir.write({ "a.py": "print(1)\n" });
