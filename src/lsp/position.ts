@@ -69,7 +69,14 @@ export function splitLines(text: string): string[] {
 }
 
 function context(lineText: string, at: number, length: number): string {
-  const start = Math.max(0, at - 12);
-  const end = Math.min(lineText.length, at + length + 12);
+  let start = Math.max(0, at - 12);
+  let end = Math.min(lineText.length, at + length + 12);
+  // Never cut an emoji (a surrogate pair) in half: half of one prints as U+FFFD.
+  if (isLowSurrogate(lineText.charCodeAt(start))) start--;
+  if (isLowSurrogate(lineText.charCodeAt(end))) end++;
   return `${start > 0 ? "…" : ""}${lineText.slice(start, end).trim()}${end < lineText.length ? "…" : ""}`;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }

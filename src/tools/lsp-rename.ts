@@ -36,7 +36,7 @@ export function lspRenameTool(services: LanguageServices): Tool {
     output,
     async run(args, ctx) {
       const outcome = await renameSymbol(services, args, ctx.signal);
-      const summary = `Renamed ${args.symbol} to ${args.new_name}: ${outcome.edits} edit(s) in ${outcome.files.length} file(s): ${outcome.files.join(", ")}.`;
+      const summary = `Renamed ${args.symbol.replace(/#\d+$/, "")} to ${args.new_name}: ${outcome.edits} edit(s) in ${outcome.files.length} file(s): ${outcome.files.join(", ")}.`;
       const diagnostics = describeWriteOutcome(outcome.diagnostics);
       return {
         text: diagnostics ? `${summary}\n${diagnostics}` : summary,

@@ -41,6 +41,18 @@ describe("resolveSymbolColumn turns a symbol on a line into a UTF-16 column", ()
     expect(() => resolveSymbolColumn("x = x + 1", "x", 3)).toThrow(/occurs 2 times on line 3: x#1 .*, x#2 .*Pass symbol as one of those/);
   });
 
+  test("the occurrences' context never cuts an emoji in half", () => {
+    // f#2 is at UTF-16 offset 21, so its context would start at 9: inside the fifth emoji.
+    let message = "";
+    try {
+      resolveSymbolColumn("🎉🎉🎉🎉🎉🎉🎉 f(a)  f(b)", "f", 1);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("f#2 (…🎉🎉🎉 f(a)  f(b))");
+    expect(message).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+
   test("an occurrence number past the last one is refused", () => {
     expect(() => resolveSymbolColumn("x = x + 1", "x#3", 3)).toThrow(/occurs 2 time\(s\) on line 3; #3 does not exist/);
   });
