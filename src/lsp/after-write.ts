@@ -8,7 +8,7 @@ import { collectDiagnostics, type Freshness } from "./diagnostics.ts";
 import { closeDocument, refreshOpenDocuments, syncDocument, type SyncedDocument } from "./documents.ts";
 import type { DiagnosticLedger } from "./ledger.ts";
 import { diagnosticRow, isErrorOrWarning, pathOfUri, SourceLines, type DiagnosticRow } from "./present.ts";
-import type { LanguageServerSupervisor, ServerHandle } from "./supervisor.ts";
+import { ServerDown, type LanguageServerSupervisor, type ServerHandle } from "./supervisor.ts";
 
 export interface FileOutcome {
   path: string;
@@ -102,7 +102,9 @@ async function syncWritten(
   try {
     handle = await supervisor.serverFor(path);
   } catch (error) {
-    return { path: shown, status: "unsupported", reason: error instanceof ToolFailure ? error.message : String(error), new: [] };
+    // A server that is down says nothing about the file: that is "timed_out", as for one that exited.
+    const status = error instanceof ServerDown ? "timed_out" : "unsupported";
+    return { path: shown, status, reason: error instanceof ToolFailure ? error.message : String(error), new: [] };
   }
   if (!existsSync(path)) {
     // A deleted file: the server drops it, and so does the ledger.

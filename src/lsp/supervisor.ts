@@ -7,6 +7,9 @@ import { buildCatalog, serversForExtension, type ServerSpec } from "./catalog.ts
 import { LanguageServerClient } from "./client.ts";
 import { commandFor, findRoot, resolveBinary, scanRoots } from "./roots.ts";
 
+/** A server that serves the file exists but is down (failed to start, or backing off after crashes): nothing is known, not "unsupported". */
+export class ServerDown extends ToolFailure {}
+
 /** How long a server gets to spawn and answer `initialize` (pyright and tsserver are slow on a loaded box). */
 export const INITIALIZE_TIMEOUT_MS = 45_000;
 /** Servers unused this long are stopped; the next use starts them again. */
@@ -66,7 +69,10 @@ export class LanguageServerSupervisor {
     this.idleShutdownMs = (settings.idleShutdownSeconds ?? IDLE_SHUTDOWN_MS / 1000) * 1000;
   }
 
-  /** The server for a file (absolute path inside the workdir), started if needed; a ToolFailure says why not. */
+  /**
+   * The server for a file (absolute path inside the workdir), started if needed; a ToolFailure says
+   * why not: ServerDown when a server serves the file but failed to start or is waiting after crashes.
+   */
   async serverFor(file: string): Promise<ServerHandle> {
     const extension = extname(file);
     const specs = serversForExtension(this.catalog, extension);
@@ -108,7 +114,7 @@ export class LanguageServerSupervisor {
     if (entry.starting) return entry.starting;
     const rel = relativeToWorkdir(this.workdir, root);
     if (entry.retryAt !== undefined && Date.now() < entry.retryAt) {
-      throw new ToolFailure(`The ${spec.id} server for ${rel} is unavailable: ${this.reasonOf(entry)}. Fix the cause, or call lsp reload to retry now.`);
+      throw new ServerDown(`The ${spec.id} server for ${rel} is unavailable: ${this.reasonOf(entry)}. Fix the cause, or call lsp reload to retry now.`);
     }
     const binary = resolveBinary(spec.command, root, this.workdir);
     if (!binary.found) throw new ToolFailure(`The ${spec.id} server for ${rel} cannot start: ${binaryMissing(spec)}.`);
@@ -126,7 +132,7 @@ export class LanguageServerSupervisor {
         entry.failures += 1;
         entry.lastError = error.message;
         entry.retryAt = Date.now() + backoff(entry.failures);
-        throw new ToolFailure(`The ${spec.id} server for ${rel} failed to start: ${error.message}. Check \`${commandFor(spec)}\` runs in ${rel}; lsp reload retries.`);
+        throw new ServerDown(`The ${spec.id} server for ${rel} failed to start: ${error.message}. Check \`${commandFor(spec)}\` runs in ${rel}; lsp reload retries.`);
       })
       .finally(() => {
         entry.starting = undefined;

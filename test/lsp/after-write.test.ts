@@ -143,6 +143,17 @@ describe("diagnostics on write", () => {
     expect(outcome.files[1]!.reason).toContain("No language server in the catalog handles .md");
   });
 
+  test("a server that serves the file but fails to start is timed_out (nothing known), not unsupported", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": '[project]\nname = "w"\nversion = "0"\n', "m.py": "x = 1\n" });
+    // `false` exits at once: the server is there, and down.
+    await using t = await startTestRun(dir.path, { resources: { languageServers: { servers: { python: { command: "false" } } } } });
+    const outcome = await afterWrite(t, ["m.py"]);
+    expect(outcome.status).toBe("timed_out");
+    expect(outcome.files[0]).toMatchObject({ path: "m.py", status: "timed_out" });
+    expect(outcome.files[0]!.reason).toContain("The python server for . failed to start");
+  });
+
   test("the route takes only the default surface's token and a {paths} body", async () => {
     await using dir = await tempDir();
     await using t = await startTestRun(dir.path, LSP_CONFIG);
