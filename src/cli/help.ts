@@ -19,7 +19,9 @@ Usage:
 
   sidecar doctor [--workdir DIR]
       Report what this machine and checkout can serve: each embedded grammar loads, and what each
-      tool needs that is missing, with a hint how to install it. Exits 1 when something failed.
+      tool needs that is missing, with a hint how to install it. Exits 1 only when the binary itself
+      is broken (an embedded grammar does not load); a missing language server, adapter or
+      interpreter is reported (FAIL, with the hint) but is not an error: no checkout needs them all.
 
   sidecar --version | -v      Print the version and commit.
   sidecar --help | -h         Print this help.
