@@ -107,7 +107,7 @@ function finalOutcome(reply: Exclude<PortReply, { outcome: "pending" }>, port: s
     case "answered":
       return { outcome: "answered", option_ids: reply.option_ids, text: reply.text };
     case "no_human":
-      return { outcome: "no_human", reason: reply.reason ?? `${port} says nobody is attached` };
+      return { outcome: "no_human", reason: reply.reason?.trim() || `${port} says nobody is attached` };
     default:
       return { outcome: reply.outcome };
   }

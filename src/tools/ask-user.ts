@@ -110,7 +110,7 @@ function reply(result: AskResult) {
       );
     case "port_failed":
       return failed(
-        `The question could not be asked: ${result.reason}. Nobody saw it. ${ASSUME} If you cannot go on without an answer, stop and report what you need.`,
+        `The question port failed: ${result.reason}. No answer can come back for this question, whether or not it was shown. ${ASSUME} If you cannot go on without an answer, stop and report what you need.`,
         { outcome: "port_failed", question_id: result.questionId },
       );
     case "busy":

@@ -130,6 +130,14 @@ describe("ask_user outcomes through a harness question port", () => {
     expect(textOf(result)).toContain("do not wait or retry");
   });
 
+  test("no_human with an empty reason: the answer names the port, not an empty ()", async () => {
+    await using port = await startQuestionPort();
+    port.onPost = () => ({ outcome: "no_human", reason: "" });
+    await using h = await harness(port);
+    const result = await h.client.callTool({ name: "ask_user", arguments: dbQuestion });
+    expect(textOf(result)).toMatch(/No human is attached to answer \(the question port at http:\/\/\S+ says nobody is attached\)/);
+  });
+
   test("cancelled: cancelling the MCP call withdraws the card at the port", async () => {
     await using port = await startQuestionPort();
     await using h = await harness(port);
@@ -188,7 +196,7 @@ describe("ask_user outcomes through a harness question port", () => {
     await using run = await startTestRun(dir.path, { resources: { questions: { port: url, space: "s" } } });
     const result = await (await run.client()).callTool({ name: "ask_user", arguments: dbQuestion });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain(`The question could not be asked: the question port at ${url} could not be reached`);
+    expect(textOf(result)).toContain(`The question port failed: the question port at ${url} could not be reached`);
   });
 
   test("a port whose polls keep failing counts as gone: the call fails instead of waiting out the timeout", async () => {
