@@ -171,7 +171,9 @@ async function operate(supervisor: DebugSupervisor, conversation: string, args: 
     }
     case "evaluate": {
       const result = await evaluate(session(), args.expression!, args.frame_id);
-      return reply(`${result.result}${result.type ? ` (${result.type})` : ""}${result.reference ? `  [reference ${result.reference}]` : ""}`, result);
+      // debugpy answers a statement (`x = 42`) with an empty result: say it ran, not nothing.
+      const shown = result.result === "" && !result.type ? "(no value: it ran as a statement)" : result.result;
+      return reply(`${shown}${result.type ? ` (${result.type})` : ""}${result.reference ? `  [reference ${result.reference}]` : ""}`, result);
     }
     case "output": {
       const read = session().output.read("output");

@@ -52,6 +52,9 @@ describe("debug with debugpy", () => {
     expect(vars.text).not.toContain("special variables");
     const evaluated = await h.ok({ operation: "evaluate", expression: "total + 100" });
     expect(evaluated.data.result).toBe("100");
+    const statement = await h.ok({ operation: "evaluate", expression: "probe = 42" });
+    expect(statement.text).toBe("(no value: it ran as a statement)");
+    expect((await h.ok({ operation: "evaluate", expression: "probe" })).data.result).toBe("42");
 
     const stepIn = await h.ok({ operation: "step_in" });
     expect(stepIn.data.frame).toMatchObject({ name: "square", line: 4 });
