@@ -29,6 +29,7 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 OUTBOX_FLUSH_SECONDS = 0.05
 OUTBOX_MAX_CHARS = 64 * 1024
+FORKED_CHILD_MESSAGE_CHARS = 512
 SYNC_WAIT_SECONDS = 5.0
 DRIVER_FILES = ("<string>", "<sidecar_magics>", "<sidecar_display>")
 
@@ -51,6 +52,9 @@ class Outbox:
         self.lock = threading.Lock()
         self.chunks = []
         self.size = 0
+        # Set in a forked child: line by line, as a terminal would. A pool worker is often ended by
+        # SIGTERM, which no timed flush survives; whole lines keep two workers from mixing mid-line.
+        self.eager = False
 
     def add(self, name, text):
         if not text:
@@ -62,17 +66,20 @@ class Outbox:
                 self.chunks.append((name, [text]))
             self.size += len(text)
             full = self.size >= OUTBOX_MAX_CHARS
-        if full:
+        if full or (self.eager and "\n" in text):
             self.flush()
 
     def flush(self):
         with self.lock:
             chunks, self.chunks, self.size = self.chunks, [], 0
+        # A forked child shares the protocol pipe with its parent: its messages stay under PIPE_BUF
+        # (4096 bytes; a character is at most 6 once JSON-escaped), so each write lands whole.
+        step = FORKED_CHILD_MESSAGE_CHARS if self.eager else OUTBOX_MAX_CHARS
         for name, parts in chunks:
             text = "".join(parts)
             # One huge write still travels in bounded lines, so the sidecar never holds it whole.
-            for start in range(0, len(text), OUTBOX_MAX_CHARS):
-                send({"type": "stream", "name": name, "text": text[start : start + OUTBOX_MAX_CHARS]})
+            for start in range(0, len(text), step):
+                send({"type": "stream", "name": name, "text": text[start : start + step]})
 
 
 OUTBOX = Outbox()
@@ -95,6 +102,31 @@ def _flusher():
     while True:
         time.sleep(OUTBOX_FLUSH_SECONDS)
         OUTBOX.flush()
+
+
+def _before_fork():
+    # Sent now, or the child would send the parent's unsent output a second time. The locks are
+    # held across the fork, so the child never starts with one taken by a thread it does not have.
+    OUTBOX.flush()
+    OUTBOX.lock.acquire()
+    _send_lock.acquire()
+
+
+def _after_fork_in_parent():
+    _send_lock.release()
+    OUTBOX.lock.release()
+
+
+def _after_fork_in_child():
+    _send_lock.release()
+    OUTBOX.lock.release()
+    OUTBOX.eager = True
+    # Threads do not survive a fork: without its own flusher a child's prints (a multiprocessing
+    # worker's) waited for an exit that sends them, or were lost.
+    threading.Thread(target=_flusher, daemon=True, name="sidecar-outbox").start()
+
+
+os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent, after_in_child=_after_fork_in_child)
 
 
 class ProtocolStream(io.TextIOBase):
@@ -287,12 +319,41 @@ def _flush_figures():
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is None:
         return
+    _drain_raw_output()  # what the cell printed before the figure comes before it
     for number in pyplot.get_fignums():
         figure = pyplot.figure(number)
         if id(figure) not in shown_figures:
             send({"type": "display", "data": {"image/png": figure_png(figure), "text/plain": repr(figure)}})
     pyplot.close("all")
     shown_figures.clear()
+
+
+class _PyplotShowsAtOnce:
+    """
+    Makes pyplot.show() display the open figures at once. Under Agg it does nothing, so two plots
+    shown in one cell came out as one merged image at the cell's end. Patched when pyplot is first
+    imported; subprocesses keep plain Agg.
+    """
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "matplotlib.pyplot":
+            return None
+        import importlib.machinery
+
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None:
+            return spec
+        run_module = spec.loader.exec_module
+
+        def exec_module(module):
+            run_module(module)
+            module.show = lambda *args, **kwargs: _flush_figures()
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+sys.meta_path.insert(0, _PyplotShowsAtOnce())
 
 
 class _DisplayHook:
@@ -409,6 +470,11 @@ def run_cell(message):
         status = "error"
         _drain_raw_output()
         send({"type": "error", "ename": type(error).__name__, "evalue": str(error), "traceback": _trimmed_traceback(error)})
+        # A figure the failed cell drew is shown with its error, not in the next, unrelated cell.
+        try:
+            _flush_figures()
+        except Exception:  # noqa: BLE001  (a figure that cannot render must not hide the cell's error)
+            pass
     finally:
         elapsed = time.perf_counter() - started
     _drain_raw_output()

@@ -59,6 +59,16 @@ describe("python cells keep state like a notebook", () => {
     expect(after.text).toContain("(written by background work since the last cell, its last 8000 characters; 12001 before them were dropped)\nyyy");
   }, KERNEL_TEST_TIMEOUT_MS);
 
+  test("a forked child's prints arrive once, and a multiprocessing pool's workers are heard", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const forked = await cell(t.client, "import os\nprint('before fork')\npid = os.fork()\nif pid == 0:\n    print('in child')\n    os._exit(0)\nos.waitpid(pid, 0)\nprint('after')");
+    expect(forked.text).toEndWith("\nbefore fork\nin child\nafter");
+    const pooled = await cell(t.client, "import multiprocessing as mp\ndef work(i):\n    print('worker', i)\n    return i * i\nwith mp.Pool(2) as pool:\n    squares = pool.map(work, range(4))\nsquares");
+    for (const i of [0, 1, 2, 3]) expect(pooled.text).toContain(`worker ${i}\n`);
+    expect(pooled.text).toContain("Out[2]: [0, 1, 4, 9]");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
   test("a C-level write and a subprocess cannot corrupt the protocol; their output is kept", async () => {
     await using dir = await tempDir();
     await using t = await kernelRun(dir.path);
@@ -99,6 +109,16 @@ describe("python cells keep state like a notebook", () => {
     expect(pngSize(figure.images[0]!.data)).toEqual({ width: 400, height: 300 });
     expect(figure.text).toContain("[image 1: 400×300 PNG, attached below]");
     expect(figure.data.images).toBe(1);
+
+    // plt.show() displays at once: two plots shown in one cell are two images, each with its title.
+    const two = await cell(t.client, "for title in ('first', 'second'):\n    plt.figure(figsize=(2, 2), dpi=50)\n    plt.title(title)\n    plt.plot([1, 2])\n    print('showing', title)\n    plt.show()");
+    expect(two.images).toHaveLength(2);
+    expect(two.text).toMatch(/showing first\n\[image 1: [^\]]*\]\nshowing second\n\[image 2: /);
+
+    // A figure drawn by a cell that then failed is shown with that error, not in the next cell.
+    const failed = await cell(t.client, "plt.figure(figsize=(2, 2), dpi=50)\nplt.plot([3, 1])\n1 / 0");
+    expect(failed.images).toHaveLength(1);
+    expect((await cell(t.client, "'unrelated'")).images).toHaveLength(0);
 
     // IPython's Image answers _repr_png_ with base64 text, not bytes.
     const saved = await cell(t.client, "fig = plt.figure(figsize=(4, 3), dpi=100)\nplt.plot([1, 3, 2])\nfig.savefig('plot.png')\nplt.close(fig)\nfrom IPython.display import Image\nImage(filename='plot.png')");
