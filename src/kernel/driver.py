@@ -2,6 +2,7 @@
 # Started as `python -c <this file>`; the sidecar speaks to it over the process's original
 # stdin/stdout, which the driver moves onto private fds before any user code runs.
 import ast
+import codecs
 import io
 import json
 import linecache
@@ -135,6 +136,8 @@ class ProtocolStream(io.TextIOBase):
     def __init__(self, name, fd):
         self.name_ = name
         self.fd = fd
+        # Bytes written through .buffer may split a character between writes: decoded whole.
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
     def write(self, text):
         if not isinstance(text, str):
@@ -174,7 +177,7 @@ class _BinaryView:
         self.stream = stream
 
     def write(self, data):
-        self.stream.write(bytes(data).decode("utf-8", "replace"))
+        self.stream.write(self.stream.decoder.decode(bytes(data)))
         return len(data)
 
     def flush(self):
@@ -190,6 +193,8 @@ class RawPipe:
         self.cond = threading.Condition()
         self.seen = set()
         self.pending = b""
+        # A read can end inside a character (a subprocess streaming UTF-8): decoded whole.
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
     def run(self):
         while True:
@@ -203,7 +208,7 @@ class RawPipe:
             cut = data.rfind(b"\x00sidecar-sync")
             if cut != -1 and cut > len(data) - 32:  # a mark split across reads
                 data, self.pending = data[:cut], data[cut:]
-            OUTBOX.add(self.name, data.decode("utf-8", "replace"))
+            OUTBOX.add(self.name, self.decoder.decode(data))
             if marks:
                 with self.cond:
                     self.seen.update(int(m) for m in marks)

@@ -1,8 +1,11 @@
 // The JavaScript kernel: the sidecar binary re-executed as `sidecar __kernel-js`, running cells with
 // Bun's REPL-mode transpiler (TypeScript, top-level await, re-declaration, imports across cells).
+import { Console } from "node:console";
 import { read, readSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { Writable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { inspect } from "node:util";
 import * as vm from "node:vm";
 import type { KernelMessage, MimeBundle, SidecarMessage } from "./protocol.ts";
@@ -98,19 +101,31 @@ function stream(name: "stdout" | "stderr", text: string): void {
   for (let start = 0; start < text.length; start += STREAM_PIECE_CHARS) send({ type: "stream", name, text: text.slice(start, start + STREAM_PIECE_CHARS) });
 }
 
-function formatArgs(args: unknown[]): string {
-  return args.map((arg) => (typeof arg === "string" ? arg : inspect(arg, INSPECT_OPTIONS))).join(" ");
-}
+/** Everything `console` has, routed through one Console writing to the protocol. */
+const CONSOLE_METHODS = [
+  "log", "info", "debug", "warn", "error", "trace", "dir", "dirxml", "table", "group", "groupCollapsed", "groupEnd",
+  "count", "countReset", "time", "timeEnd", "timeLog", "assert",
+] as const;
 
 function captureConsole(): void {
-  const out = (...args: unknown[]) => stream("stdout", `${formatArgs(args)}\n`);
-  const err = (...args: unknown[]) => stream("stderr", `${formatArgs(args)}\n`);
-  Object.assign(console, { log: out, info: out, debug: out, warn: err, error: err });
-  console.trace = (...args: unknown[]) => err(`Trace: ${formatArgs(args)}\n${new Error().stack?.split("\n").slice(2).join("\n") ?? ""}`);
-  console.dir = (value: unknown) => out(inspect(value, INSPECT_OPTIONS));
+  // One decoder per stream: a character split across two Buffer writes must not become U+FFFD.
+  const decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
+  const text = (name: "stdout" | "stderr", chunk: string | Uint8Array) => (typeof chunk === "string" ? chunk : decoders[name].write(Buffer.from(chunk)));
+  const sink = (name: "stdout" | "stderr") =>
+    new Writable({
+      decodeStrings: false,
+      write(chunk: string | Uint8Array, _encoding, done) {
+        stream(name, text(name, chunk));
+        done();
+      },
+    });
+  // Node's own Console keeps table, group indentation, count and time: the methods replaced one by
+  // one printed console.table after later lines and lost the indentation.
+  const captured = new Console({ stdout: sink("stdout"), stderr: sink("stderr"), inspectOptions: INSPECT_OPTIONS });
+  for (const method of CONSOLE_METHODS) Object.assign(console, { [method]: captured[method].bind(captured) });
   for (const [target, name] of [[process.stdout, "stdout"], [process.stderr, "stderr"]] as const) {
     target.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      stream(name, typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+      stream(name, text(name, chunk));
       const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
       done?.();
       return true;

@@ -27,6 +27,16 @@ describe("javascript cells keep state like a notebook", () => {
 
     const shown = await cell(t.client, "display({ a: [1, 2] }); display({ _repr_markdown_: () => '**md**' }); undefined", js);
     expect(shown.text).toEndWith("{ a: [ 1, 2 ] }\n**md**");
+
+    // Node's Console: table in its place, group indentation kept; a character split between two
+    // Buffer writes stays whole.
+    const consoled = await cell(
+      t.client,
+      "console.log('before'); console.table([{ a: 1 }]); console.group('G'); console.log('inside'); console.groupEnd(); console.log('after');\n" +
+        "const euro = Buffer.from('€'); process.stdout.write(euro.subarray(0, 1)); process.stdout.write(euro.subarray(1)); process.stdout.write('\\n'); undefined",
+      js,
+    );
+    expect(consoled.text).toContain("before\n┌─────────┬───┐\n│ (index) │ a │\n├─────────┼───┤\n│    0    │ 1 │\n└─────────┴───┘\nG\n  inside\nafter\n€");
   }, KERNEL_TEST_TIMEOUT_MS);
 
   test("errors show the cell's frames; a subprocess writing to fd 1 cannot corrupt the protocol", async () => {

@@ -69,6 +69,17 @@ describe("python cells keep state like a notebook", () => {
     expect(pooled.text).toContain("Out[2]: [0, 1, 4, 9]");
   }, KERNEL_TEST_TIMEOUT_MS);
 
+  test("a character split between two byte writes stays whole, through sys.stdout.buffer and fd 1", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const split = await cell(
+      t.client,
+      "import os, sys, time\neuro = '€'.encode()\nsys.stdout.buffer.write(euro[:1]); sys.stdout.buffer.write(euro[1:] + b'\\n')\nsys.stdout.flush()\nos.write(1, euro[:2]); time.sleep(0.2); os.write(1, euro[2:] + b'\\n')",
+    );
+    expect(split.text).toEndWith("\n€\n€\nOut[1]: 2"); // what the last os.write returned
+    expect(split.text).not.toContain("\uFFFD");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
   test("a C-level write and a subprocess cannot corrupt the protocol; their output is kept", async () => {
     await using dir = await tempDir();
     await using t = await kernelRun(dir.path);
