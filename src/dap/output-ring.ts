@@ -26,7 +26,11 @@ export class OutputRing {
 
   constructor(private readonly capacity = OUTPUT_RING_CHARS) {}
 
+  /** When the last fragment arrived (ms since the epoch): a reader about to report an exit waits for quiet. */
+  lastAppendAt = 0;
+
   append(fragment: string, stream = "stdout"): void {
+    this.lastAppendAt = Date.now();
     const pending = (this.partial.get(stream) ?? "") + fragment;
     const lineEnd = pending.lastIndexOf("\n");
     if (lineEnd < 0 && pending.length <= this.capacity) {

@@ -40,7 +40,16 @@ export interface StopReport {
   output_dropped?: number;
 }
 
+/**
+ * After the program exited, output can still be on its way: delve's arrives on dlv's stdout pipe,
+ * apart from the DAP stream, and came after the `terminated` event in 1 launch in 5 ("The program
+ * exited." with none of it). The report waits until the output has been quiet this long, within a bound.
+ */
+const EXIT_OUTPUT_QUIET_MS = 60;
+const EXIT_OUTPUT_WAIT_MS = 400;
+
 export async function describeStop(session: DebugSession, outcome: StopOutcome, waitedMs: number): Promise<StopReport> {
+  if (outcome.kind === "exited") await outputQuiet(session);
   const report = await describeState(session, outcome, waitedMs);
   session.lastFrame = report.frame;
   const read = session.output.read("report");
@@ -49,6 +58,18 @@ export async function describeStop(session: DebugSession, outcome: StopOutcome, 
   const dropped = read.dropped + capped.cutBytes;
   if (dropped > 0) report.output_dropped = dropped;
   return report;
+}
+
+async function outputQuiet(session: DebugSession): Promise<void> {
+  const deadline = Date.now() + EXIT_OUTPUT_WAIT_MS;
+  let since = Date.now();
+  // Quiet counts from the exit itself too: output that stopped before it needs no wait beyond this.
+  while (Date.now() < deadline) {
+    const last = Math.max(session.output.lastAppendAt, since);
+    if (Date.now() - last >= EXIT_OUTPUT_QUIET_MS) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    since = Math.min(since, Date.now());
+  }
 }
 
 async function describeState(session: DebugSession, outcome: StopOutcome, waitedMs: number): Promise<StopReport> {
