@@ -1,6 +1,6 @@
 // Collecting a file's diagnostics after a sync: pull when the server offers it, else a version-matched push.
-import type { Diagnostic, DocumentDiagnosticReport } from "vscode-languageserver-protocol";
-import { INDEXING_WAIT_MS, type LanguageServerClient } from "./client.ts";
+import type { Diagnostic, DiagnosticSeverity, DocumentDiagnosticReport } from "vscode-languageserver-protocol";
+import { INDEXING_WAIT_MS, ServerGone, type LanguageServerClient } from "./client.ts";
 import type { SyncedDocument } from "./documents.ts";
 
 /** After a matching push, further pushes within this window replace it (gopls publishes clean first, the error ~90 ms later). */
@@ -20,7 +20,16 @@ export interface CollectedDiagnostics {
 }
 
 export async function collectDiagnostics(client: LanguageServerClient, document: SyncedDocument, signal?: AbortSignal): Promise<CollectedDiagnostics> {
-  return client.supportsPull ? pull(client, document, signal) : awaitPush(client, document, signal);
+  if (client.supportsPull) return pull(client, document, signal);
+  if (offersTsserverRequests(client)) {
+    try {
+      return await pullFromTsserver(client, document, signal);
+    } catch (error) {
+      if (error instanceof ServerGone || signal?.aborted) throw error;
+      // An older server without the command: its pushes still tell.
+    }
+  }
+  return awaitPush(client, document, signal);
 }
 
 async function pull(client: LanguageServerClient, document: SyncedDocument, signal?: AbortSignal): Promise<CollectedDiagnostics> {
@@ -105,38 +114,57 @@ function awaitPush(client: LanguageServerClient, document: SyncedDocument, signa
     client.events.on("published", onPublish);
     signal?.addEventListener("abort", onAbort, { once: true });
     if (matches()) onPublish(document.uri);
-    // typescript-language-server publishes nothing when a file that had no diagnostics still has
-    // none: without asking, every clean write of a clean file would wait out the cap.
-    if (document.changed && before?.diagnostics.length === 0 && offersTsserverRequests(client)) {
-      void tsserverFindsNothing(client, document, signal).then((clean) => {
-        if (clean && !matches()) finish("fresh");
-      });
-    }
   });
 }
 
 const TSSERVER_REQUEST = "typescript.tsserverRequest";
-const TSSERVER_DIAGNOSTIC_COMMANDS = ["syntacticDiagnosticsSync", "semanticDiagnosticsSync", "suggestionDiagnosticsSync"];
+/** Suggestions (unused names, "may be converted") are hints, which diagnostics leave out anyway. */
+const TSSERVER_DIAGNOSTIC_COMMANDS = ["syntacticDiagnosticsSync", "semanticDiagnosticsSync"] as const;
 
 function offersTsserverRequests(client: LanguageServerClient): boolean {
   return client.capabilities.executeCommandProvider?.commands.includes(TSSERVER_REQUEST) ?? false;
 }
 
+interface TsserverDiagnostic {
+  start: { line: number; offset: number };
+  end: { line: number; offset: number };
+  text: string;
+  code?: number;
+  category?: string;
+}
+
+const TSSERVER_SEVERITY: Record<string, DiagnosticSeverity> = { error: 1, warning: 2, message: 3, suggestion: 4 };
+
 /**
- * Asks tsserver itself for the file's diagnostics of every kind, computed on the version just
- * synced (tsserver handles requests in order). True only when all three come back empty; on any
- * finding or failure the push, which then does come, decides.
+ * typescript-language-server's pushes carry no version, so a late push for the previous text
+ * passed as this version's ("fresh, nothing new" over a new type error), and it pushes nothing when
+ * a clean file stays clean (every such write waited out the cap). tsserver answers requests in
+ * order, after the change just synced, so asking it directly is exact for this version.
  */
-async function tsserverFindsNothing(client: LanguageServerClient, document: SyncedDocument, signal?: AbortSignal): Promise<boolean> {
-  try {
-    const answers = await Promise.all(
-      TSSERVER_DIAGNOSTIC_COMMANDS.map((command) =>
-        client.request<{ success?: boolean; body?: unknown[] }>("workspace/executeCommand", { command: TSSERVER_REQUEST, arguments: [command, { file: document.uri }] }, signal),
-      ),
-    );
-    const current = client.documents.get(document.uri);
-    return current?.version === document.version && answers.every((answer) => answer?.success === true && Array.isArray(answer.body) && answer.body.length === 0);
-  } catch {
-    return false;
-  }
+async function pullFromTsserver(client: LanguageServerClient, document: SyncedDocument, signal?: AbortSignal): Promise<CollectedDiagnostics> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // A project still loading answers once loaded (it took 14 s on a loaded CI box): the push path's bound.
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), PUSH_HARD_CAP_MS + INDEXING_WAIT_MS);
+  });
+  const requests = Promise.all(
+    TSSERVER_DIAGNOSTIC_COMMANDS.map((command) =>
+      client.request<{ success?: boolean; body?: TsserverDiagnostic[] }>("workspace/executeCommand", { command: TSSERVER_REQUEST, arguments: [command, { file: document.uri }] }, signal),
+    ),
+  );
+  const answers = await Promise.race([requests, timeout]).finally(() => clearTimeout(timer));
+  if (answers === "timeout") return { status: "timed_out", diagnostics: [], via: "pull" };
+  if (!answers.every((answer) => answer?.success === true && Array.isArray(answer.body))) throw new Error("tsserver did not answer the diagnostics request");
+  const diagnostics: Diagnostic[] = answers.flatMap((answer) =>
+    answer.body!.map((d) => ({
+      range: { start: { line: d.start.line - 1, character: d.start.offset - 1 }, end: { line: d.end.line - 1, character: d.end.offset - 1 } },
+      message: d.text,
+      severity: TSSERVER_SEVERITY[d.category ?? "error"] ?? 1,
+      ...(d.code !== undefined ? { code: d.code } : {}),
+      source: "typescript",
+    })),
+  );
+  const cached = client.published.get(document.uri);
+  client.published.set(document.uri, { version: document.version, diagnostics, sequence: cached?.sequence ?? 0 });
+  return { status: "fresh", diagnostics, via: "pull" };
 }
