@@ -3,6 +3,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js"
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ToolRegistry, Surface } from "../tool/registry.ts";
+import { openedAtOnce } from "./event-stream.ts";
 import { bearerToken, isLoopbackHost, isLoopbackOrigin, matchToken } from "./guard.ts";
 import type { ListFrontFeed } from "./list-front.ts";
 import { McpSessions, type CallActivity, type ServerIdentity } from "./mcp-sessions.ts";
@@ -104,7 +105,7 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
   app.on(["GET", "DELETE"], "/mcp", async (c) => {
     const session = sessionFor(c, sessions);
     if (session instanceof Response) return session;
-    return session.transport.handleRequest(c.req.raw);
+    return openedAtOnce(await session.transport.handleRequest(c.req.raw));
   });
 
   app.post("/mcp", async (c) => {
@@ -117,11 +118,11 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
     if (c.req.header("mcp-session-id") === undefined && isInitialize(body)) {
       if (!sessions.makeRoom()) return jsonRpcError(c, 503, -32000, "Too many MCP sessions have a call running; wait for one to finish, or close one (DELETE /mcp), and retry.");
       const session = await sessions.open(c.get("surface"));
-      return session.transport.handleRequest(c.req.raw, { parsedBody: body });
+      return openedAtOnce(await session.transport.handleRequest(c.req.raw, { parsedBody: body }));
     }
     const session = sessionFor(c, sessions);
     if (session instanceof Response) return session;
-    return sessions.answerToolsList(session, body, c.req.raw.headers) ?? session.transport.handleRequest(c.req.raw, { parsedBody: body });
+    return sessions.answerToolsList(session, body, c.req.raw.headers) ?? openedAtOnce(await session.transport.handleRequest(c.req.raw, { parsedBody: body }));
   });
 
   app.notFound((c) => c.json({ error: `No route ${c.req.method} ${c.req.path}. The MCP endpoint is /mcp.` }, 404));

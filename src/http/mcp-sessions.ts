@@ -9,6 +9,7 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
+  type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -131,7 +132,7 @@ export class McpSessions {
   /** A new session for an initialize request; it is kept once the transport assigns its id. */
   async open(surface: Surface): Promise<McpSession> {
     const sessionCalls = { callsInFlight: 0 };
-    const server = this.createServer(surface, sessionCalls);
+    const server = this.createServer(surface, sessionCalls, (requestId) => transport.closeSSEStream(requestId));
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -178,7 +179,8 @@ export class McpSessions {
     await Promise.allSettled(all.map((s) => s.server.close()));
   }
 
-  private createServer(surface: Surface, sessionCalls: { callsInFlight: number }): Server {
+  /** `endStream` ends a request's response stream, for a call the client cancelled (no answer is sent). */
+  private createServer(surface: Surface, sessionCalls: { callsInFlight: number }, endStream: (requestId: RequestId) => void): Server {
     const server = new Server(this.identity, {
       jsonSchemaValidator: this.validator,
       capabilities: { tools: { listChanged: true } },
@@ -213,6 +215,9 @@ export class McpSessions {
       } finally {
         sessionCalls.callsInFlight--;
         this.runActivity?.callEnded();
+        // The SDK sends no answer to a cancelled request, so its response stream stayed open: under
+        // Bun each held one of the front's 256 fetches, and after ~255 cancels every call hung.
+        if (extra.signal.aborted) endStream(extra.requestId);
       }
     });
     return server;

@@ -59,7 +59,9 @@ function start({ host, port, socket, setup }: Extract<ToFront, { type: "start" }
 let openStreams = 0;
 
 async function handle(desk: ListFront, socket: string, request: Request): Promise<Response> {
-  if (request.method !== "GET") return forward(desk, socket, request);
+  // Only the MCP server-message streams are capped: the operator page and /harness/vibe must not
+  // be refused because MCP sessions hold every slot.
+  if (request.method !== "GET" || new URL(request.url).pathname !== "/mcp") return forward(desk, socket, request);
   if (openStreams >= MAX_FRONT_STREAMS) {
     return Response.json(
       {

@@ -184,17 +184,22 @@ describe("the front thread", () => {
     const stream = (session: string, signal?: AbortSignal) =>
       fetch(sidecar.ready.url, { headers: { ...headers(token, session), Accept: "text/event-stream" }, signal }).catch(() => undefined);
     const holders = new AbortController();
-    // Their answers' headers may wait for a first event; they hold their place either way.
-    for (const session of sessions.slice(0, MAX_FRONT_STREAMS)) void stream(session, holders.signal);
-    await Bun.sleep(2_000); // for all of them to reach the front: nothing answers them yet
+    // Streams open at once (their headers do not wait for a first event); each is kept referenced,
+    // or collecting it would end it and free its place.
+    const held = await Promise.all(sessions.slice(0, MAX_FRONT_STREAMS).map((session) => stream(session, holders.signal)));
+    expect(held.every((response) => response?.status === 200)).toBe(true);
     const refused = await Promise.race([stream(sessions[MAX_FRONT_STREAMS]!), Bun.sleep(10_000).then(() => undefined)]);
     expect(refused?.status).toBe(405);
     expect(((await refused!.json()) as { error: { message: string } }).error.message).toContain("Method Not Allowed");
+    // Only GET /mcp is capped: the operator page and the harness's GET routes still pass.
+    const otherRoute = await fetch(sidecar.ready.url.replace(/\/mcp$/, "/no-such-route"), { headers: headers(token) });
+    expect(otherRoute.status).toBe(404);
     const call = await post({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "ast_grep", arguments: { pattern: "$X = 1", language: "python" } } }, sessions[0]);
     expect(call.status).toBe(200);
     expect(await call.text()).toContain("a.py");
     // Streams that end make room again.
     holders.abort();
+    held.length = 0;
     let after: Response | undefined;
     for (let k = 0; k < 50; k++) {
       after = await Promise.race([stream(sessions[MAX_FRONT_STREAMS + 1]!), Bun.sleep(200).then(() => undefined)]);

@@ -89,6 +89,34 @@ describe("MCP over Streamable HTTP with the official SDK client", () => {
     expect(slowToolAborts.count).toBe(before + 1);
   });
 
+  test("a cancelled call's response stream is ended, though no answer is sent for it", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
+    const token = t.run.surfaces.default!;
+    const post = (body: unknown, session?: string) =>
+      t.fetch("/mcp", {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          "Mcp-Protocol-Version": "2025-06-18",
+          ...(session ? { "Mcp-Session-Id": session } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const opened = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    const session = opened.headers.get("mcp-session-id")!;
+    await opened.text();
+    await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session);
+    const call = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "test_slow", arguments: { ms: 30_000 } } }, session);
+    await Bun.sleep(100);
+    await post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "test" } }, session);
+    // Left open, each such stream held one of the front's 256 fetches: after ~255 every call hung.
+    const ended = await Promise.race([call.text().then(() => "ended"), Bun.sleep(10_000).then(() => "still open")]);
+    expect(ended).toBe("ended");
+  });
+
   test("ping answers and the session can be ended with DELETE", async () => {
     await using dir = await tempDir();
     await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
