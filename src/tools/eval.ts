@@ -36,6 +36,9 @@ const output = v.object({
   notes: v.array(v.string()),
 });
 
+/** How often a running cell reports progress. */
+export const CELL_PROGRESS_INTERVAL_MS = 5_000;
+
 export function evalTool(kernels: KernelFactory) {
   return defineTool({
     name: "eval",
@@ -45,6 +48,13 @@ export function evalTool(kernels: KernelFactory) {
     input,
     output,
     async run(args, ctx) {
+      // A heartbeat while the cell runs: MCP clients cancel a call after 60 s without progress by
+      // default, far inside the cell's own inactivity budget (300 s).
+      const started = Date.now();
+      let ticks = 0;
+      const heartbeat = setInterval(() => {
+        ctx.progress({ progress: ++ticks, message: `the ${args.language} cell has run for ${Math.round((Date.now() - started) / 1000)} s` });
+      }, CELL_PROGRESS_INTERVAL_MS);
       let report;
       try {
         report = await kernels.execute({
@@ -52,11 +62,13 @@ export function evalTool(kernels: KernelFactory) {
           code: args.code,
           reset: args.reset,
           signal: ctx.signal,
-          onWait: (message) => ctx.progress({ progress: 0, message }),
+          onWait: (message) => ctx.progress({ progress: ++ticks, message }),
         });
       } catch (error) {
         if (error instanceof KernelUnavailable) throw new ToolFailure(error.message);
         throw error;
+      } finally {
+        clearInterval(heartbeat);
       }
       const cell = renderCell(report, args.description);
       return {

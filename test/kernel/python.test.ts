@@ -59,6 +59,19 @@ describe("python cells keep state like a notebook", () => {
     expect(after.text).toContain("(written by background work since the last cell, its last 8000 characters; 12001 before them were dropped)\nyyy");
   }, KERNEL_TEST_TIMEOUT_MS);
 
+  test("a running cell reports progress, so a client's no-progress timeout does not cancel it", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const messages: string[] = [];
+    const result = await t.client.callTool(
+      { name: "eval", arguments: { code: "import time\ntime.sleep(6)\n'slept'", description: "a cell that sleeps six seconds" } },
+      undefined,
+      { onprogress: (p) => messages.push(p.message ?? ""), timeout: 5_500, resetTimeoutOnProgress: true },
+    );
+    expect((result.content as { text: string }[])[0]!.text).toContain("Out[1]: 'slept'");
+    expect(messages).toContain("the python cell has run for 5 s");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
   test("a forked child's prints arrive once, and a multiprocessing pool's workers are heard", async () => {
     await using dir = await tempDir();
     await using t = await kernelRun(dir.path);
