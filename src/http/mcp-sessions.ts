@@ -198,21 +198,27 @@ export class McpSessions {
       }
       const progressToken = request.params._meta?.progressToken;
       const signal = AbortSignal.any([extra.signal, this.runSignal]);
-      const ctx: ToolContext = {
-        signal,
-        surface: surface.name,
-        progress: (update) => {
-          if (progressToken === undefined || signal.aborted) return;
-          extra
-            .sendNotification({ method: "notifications/progress", params: { progressToken, ...update } })
-            .catch(() => {});
-        },
+      const started = Date.now();
+      let lastProgress = { at: started, value: 0 };
+      const send = (update: { progress: number; total?: number; message?: string }) => {
+        if (progressToken === undefined || signal.aborted) return;
+        lastProgress = { at: Date.now(), value: update.progress };
+        extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } }).catch(() => {});
       };
+      const ctx: ToolContext = { signal, surface: surface.name, progress: send };
+      // Any call quiet for HEARTBEAT_MS still reports (a language server loading its project can
+      // take 30 s): MCP clients cancel a call after 60 s without progress by default. The value
+      // creeps up by a thousandth, so it always increases and stays below the tool's own next one.
+      const heartbeat = setInterval(() => {
+        if (Date.now() - lastProgress.at < HEARTBEAT_MS) return;
+        send({ progress: lastProgress.value + 0.001, message: `${tool.name} is still working (${Math.round((Date.now() - started) / 1000)} s)` });
+      }, HEARTBEAT_MS / 2);
       sessionCalls.callsInFlight++;
       this.runActivity?.callStarted();
       try {
         return await invokeTool(tool, request.params.arguments, ctx);
       } finally {
+        clearInterval(heartbeat);
         sessionCalls.callsInFlight--;
         this.runActivity?.callEnded();
         // The SDK sends no answer to a cancelled request, so its response stream stayed open: under
@@ -239,6 +245,9 @@ export function describeTool(tool: Tool): McpTool {
     },
   };
 }
+
+/** How long a call may go without a progress notification before a heartbeat is sent. */
+export const HEARTBEAT_MS = 10_000;
 
 /**
  * A JSON-RPC error with a plain message. The SDK's McpError prefixes its message with

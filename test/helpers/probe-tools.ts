@@ -62,4 +62,17 @@ export const slowTool = defineTool({
   },
 });
 
-export const PROBE_TOOLS = [echoTool, writeProbeTool, execProbeTool, slowTool];
+/** Works for `ms` without a word of progress. */
+export const quietTool = defineTool({
+  name: "test_quiet",
+  tier: "read",
+  description: "Waits without reporting progress (test tool).",
+  input: v.strictObject({ ms: v.number() }),
+  output: v.object({ finished: v.boolean() }),
+  async run({ ms }) {
+    await Bun.sleep(ms);
+    return { text: "finished", data: { finished: true } };
+  },
+});
+
+export const PROBE_TOOLS = [echoTool, writeProbeTool, execProbeTool, slowTool, quietTool];

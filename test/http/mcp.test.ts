@@ -10,9 +10,9 @@ describe("MCP over Streamable HTTP with the official SDK client", () => {
     await using dir = await tempDir();
     await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
     const full = await (await t.client("default")).listTools();
-    expect(full.tools.map((tool) => tool.name).sort()).toEqual(["test_echo", "test_exec", "test_slow", "test_write"]);
+    expect(full.tools.map((tool) => tool.name).sort()).toEqual(["test_echo", "test_exec", "test_quiet", "test_slow", "test_write"]);
     const plan = await (await t.client("plan")).listTools();
-    expect(plan.tools.map((tool) => tool.name).sort()).toEqual(["test_echo", "test_slow"]);
+    expect(plan.tools.map((tool) => tool.name).sort()).toEqual(["test_echo", "test_quiet", "test_slow"]);
 
     const echo = full.tools.find((tool) => tool.name === "test_echo")!;
     expect(echo.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
@@ -88,6 +88,19 @@ describe("MCP over Streamable HTTP with the official SDK client", () => {
     for (let i = 0; i < 50 && slowToolAborts.count === before; i++) await Bun.sleep(20);
     expect(slowToolAborts.count).toBe(before + 1);
   });
+
+  test("a call quiet for 10 s still reports progress, so a client's no-progress timeout does not cancel it", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
+    const messages: string[] = [];
+    const result = await (await t.client()).callTool({ name: "test_quiet", arguments: { ms: 11_000 } }, undefined, {
+      onprogress: (p) => messages.push(p.message ?? ""),
+      timeout: 10_500,
+      resetTimeoutOnProgress: true,
+    });
+    expect(result.structuredContent).toEqual({ finished: true });
+    expect(messages).toEqual(["test_quiet is still working (10 s)"]);
+  }, 30_000);
 
   test("a cancelled call's response stream is ended, though no answer is sent for it", async () => {
     await using dir = await tempDir();
