@@ -1,11 +1,13 @@
 // Project-wide rename: prepareRename, rename, then the WorkspaceEdit written atomically and diagnosed.
+import { existsSync } from "node:fs";
 import type { Range, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { ToolFailure } from "../tool/define.ts";
 import { FolderSwapped, writeFilesAtomically } from "../workspace/atomic-write.ts";
-import { relativeToWorkdir } from "../workspace/paths.ts";
+import { isInside, relativeToWorkdir } from "../workspace/paths.ts";
 import type { WriteOutcome } from "./after-write.ts";
 import { ServerGone } from "./client.ts";
-import { closeDocument, uriOf } from "./documents.ts";
+import { closeDocument, syncDocument, uriOf } from "./documents.ts";
+import { pathOfUri } from "./present.ts";
 import { locate } from "./queries.ts";
 import type { LanguageServices } from "./service.ts";
 import { planWorkspaceEdit } from "./workspace-edit.ts";
@@ -33,14 +35,31 @@ export async function renameSymbol(
     });
     if (!prepared) throw new ToolFailure(`${JSON.stringify(input.symbol)} on line ${input.line} cannot be renamed (the ${client.spec.id} server refused it). Point at a declared name.`);
   }
-  let edit: WorkspaceEdit | null;
-  try {
-    edit = await client.query<WorkspaceEdit | null>("textDocument/rename", { ...at, newName: input.new_name }, signal);
-  } catch (error) {
-    if (error instanceof ToolFailure) throw error;
-    throw new ToolFailure(`The ${client.spec.id} server refused the rename: ${(error as Error).message}`);
+  const requestRename = async (): Promise<WorkspaceEdit> => {
+    let answer: WorkspaceEdit | null;
+    try {
+      answer = await client.query<WorkspaceEdit | null>("textDocument/rename", { ...at, newName: input.new_name }, signal);
+    } catch (error) {
+      if (error instanceof ToolFailure) throw error;
+      throw new ToolFailure(`The ${client.spec.id} server refused the rename: ${(error as Error).message}`);
+    }
+    if (!answer || (!answer.changes && !answer.documentChanges)) throw new ToolFailure(`The ${client.spec.id} server found nothing to rename for ${JSON.stringify(input.symbol)} on line ${input.line}.`);
+    return answer;
+  };
+  let edit = await requestRename();
+  // The server computed edits for files it never opened from its own copy of them, which can be
+  // older than the disk (gopls and pyright do not see a plain write): applied to today's text the
+  // ranges land wrong ("Cutfunc Extra3("). Every file the edit touches is opened with its disk text
+  // and the rename asked again, until the files it touches are all ones the server holds current.
+  for (let round = 0; round < RENAME_SYNC_ROUNDS; round++) {
+    const unopened = editedUris(edit).filter((uri) => !client.documents.has(uri));
+    if (unopened.length === 0) break;
+    for (const uri of unopened) {
+      const path = pathOfUri(uri);
+      if (isInside(services.workdir, path) && existsSync(path)) await syncDocument(client, services.workdir, path);
+    }
+    edit = await requestRename();
   }
-  if (!edit || (!edit.changes && !edit.documentChanges)) throw new ToolFailure(`The ${client.spec.id} server found nothing to rename for ${JSON.stringify(input.symbol)} on line ${input.line}.`);
   const plan = planWorkspaceEdit(services.workdir, edit);
   try {
     await writeFilesAtomically([...plan.writes].map(([path, content]) => ({ path, content })), plan.removals);
@@ -65,6 +84,15 @@ export async function renameSymbol(
     edits: countEdits(edit),
     diagnostics,
   };
+}
+
+/** Renames asked again at most this many times, each after opening the files the last one touched. */
+const RENAME_SYNC_ROUNDS = 2;
+
+/** The documents whose text an edit changes. */
+function editedUris(edit: WorkspaceEdit): string[] {
+  if (edit.documentChanges) return edit.documentChanges.flatMap((change) => ("textDocument" in change ? [change.textDocument.uri] : []));
+  return Object.keys(edit.changes ?? {});
 }
 
 function countEdits(edit: WorkspaceEdit): number {

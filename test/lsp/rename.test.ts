@@ -54,6 +54,21 @@ describe("lsp_rename", () => {
     );
   });
 
+  test("a file the server never opened, changed on disk since the server read it, is renamed on its current text", async () => {
+    requireBinary("pyright-langserver", "npm i -D pyright");
+    await using dir = await tempDir();
+    await dir.write(PY_PROJECT);
+    await using t = await startTestRun(dir.path, LSP_CONFIG);
+    const client = await t.client();
+    // pyright reads app.py from disk while it analyses the project; only geometry.py is opened.
+    expect((await call(client, "lsp", { action: "references", file: "pkg/geometry.py", line: 12, symbol: "double_area" })).data.total).toBe(3);
+    const app = join(dir.path, "pkg/app.py");
+    await writeFile(app, `# one\n# two\n# three\n${await readFile(app, "utf8")}`);
+    const r = await call(client, "lsp_rename", { file: "pkg/geometry.py", line: 12, symbol: "double_area", new_name: "twice_area" });
+    expect(r.isError).toBe(false);
+    expect(await readFile(app, "utf8")).toBe("# one\n# two\n# three\nfrom pkg.geometry import Rectangle, twice_area\n\nbox = Rectangle(2, 3)\nprint(twice_area(box), box.area())\n");
+  });
+
   test("a symbol of several names and a new name that is no identifier are refused before any server is asked", async () => {
     requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
     await using dir = await tempDir();
