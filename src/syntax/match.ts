@@ -1,7 +1,7 @@
 // The metavariable matcher, with ast-grep's semantics: unnamed code tokens the pattern does not
 // mention may be skipped, comments never count, and a repeated metavariable must capture equal syntax.
 import type { Node, TreeCursor } from "web-tree-sitter";
-import { isCommentType, type Pattern, type PatternNode } from "./pattern.ts";
+import { isCommentType, isTrivia, type Pattern, type PatternNode } from "./pattern.ts";
 
 export type Capture = { single: Node } | { run: Node[] };
 export type Bindings = ReadonlyMap<string, Capture>;
@@ -29,6 +29,12 @@ export interface NodeMatch {
   end: number;
   bindings: Bindings;
   /**
+   * Where a rewrite of the match ends: before the code children that trail the pattern's last one
+   * (an `else:` after the `for` body that `for $X in $Y:\n    $$$B` matched). Replaced with the
+   * rest, they were lost; ast-grep drops them too.
+   */
+  rewriteEnd: number;
+  /**
    * Keywords of the code the pattern never mentions but skipped over, as ast-grep does: `async`
    * when `function $A() {}` matches `async function a() {}`. A rewrite must keep or report them.
    */
@@ -45,13 +51,21 @@ export function findMatches(root: Node, pattern: Pattern, occurrences?: readonly
   const matches: NodeMatch[] = [];
   const steps = { left: MAX_MATCH_STEPS };
   for (const candidate of candidates) {
-    const env = matchNode(goal, candidate, new Map(), steps);
+    const env =
+      goal.kind === "node"
+        ? candidate.type === goal.type
+          ? matchSequence(goal.children, 0, significantChildren(candidate), 0, new Map(), steps, true)
+          : undefined
+        : matchNode(goal, candidate, new Map(), steps);
     if (!env) continue;
     const skipped = env.get(SKIPPED);
+    const lastMatched = env.get(LAST_MATCHED);
     const bindings = new Map(env);
     bindings.delete(SKIPPED);
+    bindings.delete(LAST_MATCHED);
     const end = pattern.endsBeforeTerminator ? matchedEnd(goal, candidate) : candidate.endIndex;
-    matches.push({ node: candidate, end, bindings, skippedWords: skipped && "run" in skipped ? skipped.run : [] });
+    const rewriteEnd = lastMatched && "single" in lastMatched ? Math.min(end, lastMatched.single.endIndex) : end;
+    matches.push({ node: candidate, end, rewriteEnd, bindings, skippedWords: skipped && "run" in skipped ? skipped.run : [] });
   }
   return matches.sort((a, b) => a.node.startIndex - b.node.startIndex || b.end - a.end);
 }
@@ -162,28 +176,30 @@ function matchNode(goal: PatternNode, node: Node, env: Env, steps: Steps): Env |
   }
 }
 
+/** Children that take part in matching: no comments or other extras (Python's `\` line continuation), nothing missing. */
 function significantChildren(node: Node): Node[] {
-  return node.children.filter((c): c is Node => c !== null && !isCommentType(c.type) && !c.isMissing);
+  return node.children.filter((c): c is Node => c !== null && !isTrivia(c) && !c.isMissing);
 }
 
 /** Matches pattern children from `i` against code children from `j`, backtracking over runs. */
-function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env, steps: Steps): Env | undefined {
+/** `root`: these are the match's own children, whose trailing ones a rewrite keeps. */
+function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env, steps: Steps, root = false): Env | undefined {
   if (--steps.left < 0) throw new MatchBudgetExceeded();
   // ast-grep's "smart" strictness skips whatever trails once the pattern is used up:
   // `raise $E($$$A)` matches `raise E(x) from err`.
-  if (i === goals.length) return env;
+  if (i === goals.length) return root && j > 0 && j < nodes.length ? withLastMatched(env, nodes[j - 1]!) : env;
   const goal = goals[i]!;
-  if (goal.kind === "meta" && goal.multi) return matchRun(goal, goals, i, nodes, j, env, steps);
+  if (goal.kind === "meta" && goal.multi) return matchRun(goal, goals, i, nodes, j, env, steps, root);
   if (j < nodes.length) {
     const node = nodes[j]!;
     const here = matchNode(goal, node, env, steps);
-    const rest = here && matchSequence(goals, i + 1, nodes, j + 1, here, steps);
+    const rest = here && matchSequence(goals, i + 1, nodes, j + 1, here, steps, root);
     if (rest) return rest;
     // An unnamed code token the pattern does not mention (a trailing comma, `async` before
     // `function`) is skipped, but only where the pattern expects a token, as in ast-grep: a
     // metavariable or a whole node never skips one, so `$M() {}` does not match `static m() {}`.
     if (!node.isNamed && goal.kind === "leaf") {
-      const skipped = matchSequence(goals, i, nodes, j + 1, /\w/.test(node.type) ? withSkippedWord(env, node) : env, steps);
+      const skipped = matchSequence(goals, i, nodes, j + 1, /\w/.test(node.type) ? withSkippedWord(env, node) : env, steps, root);
       if (skipped) return skipped;
     }
   }
@@ -191,13 +207,13 @@ function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number
   const next = goals[i + 1];
   if (isSeparator(goal) && next?.kind === "meta" && next.multi) {
     const bound = bind(next, { run: [] }, env);
-    return bound && matchSequence(goals, i + 2, nodes, j, bound, steps);
+    return bound && matchSequence(goals, i + 2, nodes, j, bound, steps, root);
   }
   return undefined;
 }
 
 /** A `$$$` run: shortest first, as ast-grep does (it stops where the rest of the pattern matches). */
-function matchRun(goal: PatternNode & { kind: "meta" }, goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env, steps: Steps): Env | undefined {
+function matchRun(goal: PatternNode & { kind: "meta" }, goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env, steps: Steps, root: boolean): Env | undefined {
   // The pattern's last child: the run takes everything left, so `return $$$A` captures the value.
   if (i === goals.length - 1) {
     steps.left -= nodes.length - j;
@@ -207,11 +223,11 @@ function matchRun(goal: PatternNode & { kind: "meta" }, goals: PatternNode[], i:
     steps.left -= k - j;
     const bound = bind(goal, { run: trimUnnamedEdges(nodes.slice(j, k)) }, env);
     if (!bound) continue;
-    const rest = matchSequence(goals, i + 1, nodes, k, bound, steps);
+    const rest = matchSequence(goals, i + 1, nodes, k, bound, steps, root);
     if (rest) return rest;
     // A separator after a run that captures nothing is optional: `foo($$$A, y)` matches `foo(y)`.
     if (k === j && isSeparator(goals[i + 1])) {
-      const without = matchSequence(goals, i + 2, nodes, k, bound, steps);
+      const without = matchSequence(goals, i + 2, nodes, k, bound, steps, root);
       if (without) return without;
     }
   }
@@ -225,6 +241,15 @@ function isSeparator(goal: PatternNode | undefined): boolean {
 /** Under a key no metavariable can have: the words a match skipped travel with its bindings. */
 const SKIPPED = "#skipped";
 
+/** Under another such key: the last code child of the match that the pattern's last child took. */
+const LAST_MATCHED = "#last";
+
+function withLastMatched(env: Env, node: Node): Env {
+  const next = new Map(env);
+  next.set(LAST_MATCHED, { single: node });
+  return next;
+}
+
 function withSkippedWord(env: Env, node: Node): Env {
   const earlier = env.get(SKIPPED);
   const next = new Map(env);
@@ -232,11 +257,17 @@ function withSkippedWord(env: Env, node: Node): Env {
   return next;
 }
 
+/**
+ * A run without the separators at its edges (the `,` between it and the pattern's next argument).
+ * Brackets stay: `from $M import $$$N` over a parenthesised import keeps its parentheses, or the
+ * rewrite would not compile.
+ */
 function trimUnnamedEdges(run: Node[]): Node[] {
+  const separator = (node: Node) => !node.isNamed && (node.type === "," || node.type === ";");
   let start = 0;
   let end = run.length;
-  while (start < end && !run[start]!.isNamed) start++;
-  while (end > start && !run[end - 1]!.isNamed) end--;
+  while (start < end && separator(run[start]!)) start++;
+  while (end > start && separator(run[end - 1]!)) end--;
   return run.slice(start, end);
 }
 
@@ -269,18 +300,23 @@ function unwrapped(node: Node): Node {
 }
 
 /**
- * Equal as syntax: same node types and token texts, whatever the spacing and comments. Iterative:
+ * Equal as syntax: same token texts and, above the tokens, same node types, whatever the spacing and comments. Iterative:
  * an expression of 20,000 terms is that deep, past any call stack.
  */
 function sameSyntax(a: Node, b: Node): boolean {
   const pending: Array<[Node, Node]> = [[a, b]];
   for (let pair = pending.pop(); pair; pair = pending.pop()) {
     const [x, y] = pair;
-    if (x.type !== y.type) return false;
     const left = significantChildren(x);
     const right = significantChildren(y);
     if (left.length !== right.length) return false;
-    if (left.length === 0 && x.text !== y.text) return false;
+    // Tokens compare by text alone, as in ast-grep: `this.$A = $A` captures a property_identifier
+    // and an identifier, both `x`. Larger nodes must also be of one type.
+    if (left.length === 0) {
+      if (x.text !== y.text) return false;
+      continue;
+    }
+    if (x.type !== y.type) return false;
     for (let k = 0; k < left.length; k++) pending.push([left[k]!, right[k]!]);
   }
   return true;
@@ -290,5 +326,31 @@ function sameSyntax(a: Node, b: Node): boolean {
 export function captureSpan(capture: Capture, fallback: number): { start: number; end: number } {
   if ("single" in capture) return { start: capture.single.startIndex, end: capture.single.endIndex };
   if (capture.run.length === 0) return { start: fallback, end: fallback };
-  return { start: capture.run[0]!.startIndex, end: capture.run[capture.run.length - 1]!.endIndex };
+  // Comments at the run's edges (a body's first or last line) belong to it: a rewrite that puts
+  // `$$$B` back must not drop them.
+  return { start: withCommentsBefore(capture.run[0]!).startIndex, end: withCommentsAfter(capture.run[capture.run.length - 1]!).endIndex };
+}
+
+/**
+ * The first of the comments right before `node`, or `node`. Where the node opens its parent (a
+ * Python block opens with its first statement) the comments before the parent count too: Python
+ * puts a body's leading comment beside the block, not in it.
+ */
+function withCommentsBefore(node: Node): Node {
+  let first = node;
+  for (;;) {
+    const previous = first.previousSibling ?? (first.parent?.startIndex === first.startIndex ? first.parent.previousSibling : null);
+    if (!previous || !isCommentType(previous.type)) return first;
+    first = previous;
+  }
+}
+
+/** The last of the comments right after `node`, or `node`; the mirror of withCommentsBefore. */
+function withCommentsAfter(node: Node): Node {
+  let last = node;
+  for (;;) {
+    const next = last.nextSibling ?? (last.parent?.endIndex === last.endIndex ? last.parent.nextSibling : null);
+    if (!next || !isCommentType(next.type)) return last;
+    last = next;
+  }
 }

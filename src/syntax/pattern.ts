@@ -40,6 +40,14 @@ export function isCommentType(type: string): boolean {
   return type.includes("comment");
 }
 
+/**
+ * A node that never takes part in matching: a comment, or another extra (Python's `\` line
+ * continuation). An ERROR the parser made extra still counts: it may be a tolerated metavariable.
+ */
+export function isTrivia(node: Node): boolean {
+  return (node.isExtra && !node.isError) || isCommentType(node.type);
+}
+
 /** Patterns compiled before, by language and source: agents repeat a search, and each compile parses. */
 export class CompiledPatterns {
   private static readonly MAX = 200;
@@ -65,14 +73,17 @@ export function compilePattern(language: string, source: string, parser: Parser)
   const substituted = metaChar === "$" ? fragment : fragment.replace(META_IN_SOURCE, (m) => m.replaceAll("$", metaChar));
   const meta = metaMatcher(metaChar);
   const failures: string[] = [];
-  for (const scaffold of ladder) {
+  // A context where the fragment parses cleanly wins over one that needs a bare metavariable
+  // tolerated: Go's `func $F($$$P) $R { $$$B }` parsed, with a tolerated error, as a function
+  // literal in a statement context, and matched no declaration.
+  for (const tolerant of [false, true]) for (const scaffold of ladder) {
     const text = scaffold.before + substituted + scaffold.after;
     const tree = parser.parse(text);
     if (!tree) continue;
     try {
       const start = scaffold.before.length;
       const end = start + substituted.length;
-      const broken = firstBrokenNode(tree.rootNode, meta);
+      const broken = tolerant ? firstBrokenNode(tree.rootNode, meta) : firstErrorNode(tree.rootNode);
       if (broken) {
         failures.push(`${scaffold.context}: ${describeBreak(broken, start, fragment)}`);
         continue;
@@ -83,6 +94,10 @@ export function compilePattern(language: string, source: string, parser: Parser)
         continue;
       }
       const root = toPatternNode(target, end, meta);
+      if (countMetas(root) < (fragment.match(META_IN_SOURCE)?.length ?? 0)) {
+        failures.push(`${scaffold.context}: a metavariable was lost in the parse`);
+        continue;
+      }
       const literals = new Set<string>();
       const wordLiterals = new Set<string>();
       const metavariables: string[] = [];
@@ -127,6 +142,17 @@ function metaMatcher(metaChar: string): (text: string) => PatternNode | undefine
   };
 }
 
+/** The first ERROR or MISSING node, none tolerated. */
+function firstErrorNode(node: Node): Node | undefined {
+  if (!node.hasError && !node.isMissing) return undefined;
+  if (node.isMissing || node.isError) return node;
+  for (const child of node.children) {
+    const broken = child && firstErrorNode(child);
+    if (broken) return broken;
+  }
+  return undefined;
+}
+
 /**
  * The first ERROR or MISSING node. A metavariable the grammar cannot place bare is tolerated — an
  * ERROR that is exactly `$$$BODY`, or a `;` missing right after one: `{ $$$BODY }` stands for
@@ -167,12 +193,36 @@ function spanningNode(root: Node, start: number, end: number, text: string): Nod
 
 function toPatternNode(node: Node, fragmentEnd: number, meta: (text: string) => PatternNode | undefined): PatternNode {
   const asMeta = meta(node.text);
-  if (asMeta) return asMeta;
+  if (asMeta) {
+    // A `$$$` that is a whole indented body (Python's block > statement > name, all the same text)
+    // stands for the block's statements, not for the block and whatever follows it: in
+    // `for $X in $Y:\n    $$$B` it took the `else:` too, and the rewrite indented it into the body.
+    const statement = asMeta.kind === "meta" && asMeta.multi ? sameTextChild(node) : undefined;
+    if (statement && sameTextChild(statement)) return { kind: "node", type: node.type, children: [asMeta] };
+    return asMeta;
+  }
   if (node.childCount === 0) return { kind: "leaf", type: node.type, text: node.text };
   const children = node.children
-    .filter((c) => !c.isMissing && !isCommentType(c.type) && c.startIndex < fragmentEnd && c.endIndex > c.startIndex)
+    .filter((c) => !c.isMissing && !isTrivia(c) && c.startIndex < fragmentEnd && c.endIndex > c.startIndex)
     .map((c) => toPatternNode(c, fragmentEnd, meta));
+  // A statement that is only a `$$$` run and its terminator stands for the run itself: C's
+  // `case $V: $$$B` (the scaffold's `;` wraps $$$B in an expression statement) must take every
+  // statement of the case, not the inside of its first one.
+  const runs = children.filter((c) => c.kind === "meta" && c.multi);
+  if (runs.length === 1 && children.every((c) => c === runs[0] || (c.kind === "leaf" && c.text === ";"))) return runs[0]!;
   return { kind: "node", type: node.type, children };
+}
+
+/** The node's only child that takes part in matching, when it spans the node's whole text. */
+function sameTextChild(node: Node): Node | undefined {
+  const children = node.children.filter((c) => !c.isMissing && !isTrivia(c));
+  const only = children.length === 1 ? children[0] : undefined;
+  return only && only.text === node.text ? only : undefined;
+}
+
+function countMetas(node: PatternNode): number {
+  if (node.kind === "meta") return 1;
+  return node.kind === "node" ? node.children.reduce((sum, child) => sum + countMetas(child), 0) : 0;
 }
 
 function collect(node: PatternNode, literals: Set<string>, words: Set<string>, names: string[]): void {

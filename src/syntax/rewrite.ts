@@ -31,7 +31,7 @@ export function outermost(matches: readonly NodeMatch[]): NodeMatch[] {
 
 export function replacementFor(source: string, match: NodeMatch, template: string): Replacement {
   const start = replacedFrom(match);
-  const expanded = template.replace(TEMPLATE_META, (whole, multi: string | undefined, single: string | undefined, offset: number) => {
+  const expanded = withoutSeparatorsOfEmptyRuns(template, match).replace(TEMPLATE_META, (whole, multi: string | undefined, single: string | undefined, offset: number) => {
     const capture = match.bindings.get((multi ?? single)!);
     if (!capture) return "";
     const span = captureSpan(capture, start);
@@ -42,7 +42,7 @@ export function replacementFor(source: string, match: NodeMatch, template: strin
   // The template's own later lines are indented to the line where the match starts.
   const lineIndent = indentOfLine(source, start);
   const text = expanded.replace(/\n(?=[^\n])/g, `\n${lineIndent}`);
-  return { start, end: match.end, text };
+  return { start, end: match.rewriteEnd, text };
 }
 
 /**
@@ -63,6 +63,23 @@ function replacedFrom(match: NodeMatch): number {
 export function overwrittenWords(match: NodeMatch): Node[] {
   const kept = replacedFrom(match);
   return match.skippedWords.filter((word) => word.startIndex >= kept);
+}
+
+/**
+ * The template with one `,` next to each `$$$NAME` that captured nothing taken out: `$F($A, $$$R)`
+ * matches `g(a)` (the separator next to an empty run is optional), and must write `g(a)` back, not
+ * `g(a, )`, which C and Java reject.
+ */
+function withoutSeparatorsOfEmptyRuns(template: string, match: NodeMatch): string {
+  let shaped = template;
+  for (const [name, capture] of match.bindings) {
+    if (!("run" in capture) || capture.run.length > 0) continue;
+    const run = `$$$${name}`;
+    shaped = shaped.replace(new RegExp(`(\\s*,\\s*)?\\$\\$\\$${name}(?![A-Za-z0-9_])(\\s*,\\s*)?`, "g"), (_whole, before: string | undefined, after: string | undefined) =>
+      before !== undefined ? run + (after ?? "") : run,
+    );
+  }
+  return shaped;
 }
 
 export function applyReplacements(source: string, replacements: readonly Replacement[]): string {

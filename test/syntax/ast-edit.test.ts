@@ -209,3 +209,92 @@ describe("resolve accepts one edit at a time", () => {
     expect(await readFile(join(dir.path, "r.js"), "utf8")).toBe("FOO(0);\nbar(0);\n");
   });
 });
+
+describe("rewrites of real code stay valid and keep what the pattern does not name", () => {
+  const cases: Array<{ name: string; file: string; code: string; pattern: string; rewrite: string; expected: string }> = [
+    {
+      name: "a Go function declaration (parsed as a declaration, not a function literal)",
+      file: "a.go",
+      code: "package main\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n",
+      pattern: "func $F($$$P) $R { $$$B }",
+      rewrite: "func $F($$$P) $R {\n\ttrace()\n\t$$$B\n}",
+      expected: "package main\n\nfunc Add(a, b int) int {\n\ttrace()\n\treturn a + b\n}\n",
+    },
+    {
+      name: "a Python line continuation is not captured",
+      file: "a.py",
+      code: "total = total + \\\n    1\n",
+      pattern: "$X = $X + $Y",
+      rewrite: "$X += $Y",
+      expected: "total += 1\n",
+    },
+    {
+      name: "comments at the edges of a body are kept (Python puts the first one beside the block)",
+      file: "a.py",
+      code: "def f(code=None):\n    # why it exits\n    raise SystemExit(code)\n",
+      pattern: "def $F($$$P):\n    $$$B",
+      rewrite: "def $F($$$P):\n    log()\n    $$$B",
+      expected: "def f(code=None):\n    log()\n    # why it exits\n    raise SystemExit(code)\n",
+    },
+    {
+      name: "a parenthesised import keeps its parentheses",
+      file: "a.py",
+      code: "from os import (path,\n                sep)\n",
+      pattern: "from $M import $$$N",
+      rewrite: "from $M import $$$N  # checked",
+      expected: "from os import (path,\n                sep)  # checked\n",
+    },
+    {
+      name: "a for loop's else clause stays after its rewritten body",
+      file: "a.py",
+      code: "def f(xs):\n    for i in xs:\n        d(i)\n    else:\n        e()\n",
+      pattern: "for $X in $Y:\n    $$$B",
+      rewrite: "for $X in $Y:\n    log($X)\n    $$$B",
+      expected: "def f(xs):\n    for i in xs:\n        log(i)\n        d(i)\n    else:\n        e()\n",
+    },
+    {
+      name: "a JavaScript else stays after its rewritten if",
+      file: "a.js",
+      code: "if (x) { y(); } else { z(); }\n",
+      pattern: "if ($C) { $$$B }",
+      rewrite: "if ($C) { log(); $$$B }",
+      expected: "if (x) { log(); y(); } else { z(); }\n",
+    },
+    {
+      name: "a C case takes every statement of the case",
+      file: "a.c",
+      code: "int f(int c) {\n    switch (c) {\n    case 1:\n        a();\n        break;\n    }\n    return 0;\n}\n",
+      pattern: "case $V: $$$B",
+      rewrite: "case $V: { $$$B }",
+      expected: "int f(int c) {\n    switch (c) {\n    case 1: { a();\n    break; }\n    }\n    return 0;\n}\n",
+    },
+    {
+      name: "a run that captured nothing takes its comma out of the rewrite",
+      file: "a.c",
+      code: "int f(int a) { return g(a); }\n",
+      pattern: "g($A, $$$R)",
+      rewrite: "wrap_g($A, $$$R)",
+      expected: "int f(int a) { return wrap_g(a); }\n",
+    },
+  ];
+  test.each(cases)("$name", async ({ file, code, pattern, rewrite, expected }) => {
+    await using dir = await tempDir();
+    await dir.write({ [file]: code });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const staged = await call(client, "ast_edit", { pattern, rewrite, path: file });
+    expect(staged.data.edit_id).toBeDefined();
+    expect((await call(client, "resolve", { edit_id: staged.data.edit_id, action: "accept" })).isError).toBe(false);
+    expect(await readFile(join(dir.path, file), "utf8")).toBe(expected);
+  });
+
+  test("a repeated metavariable matches the same name whatever kind of token holds it", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.js": "class A { constructor(x) { this.x = x; this.y = x; } }\n", "a.c": "void f(struct s *p, int len) { p->len = len; }\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const texts = async (pattern: string, path: string) => ((await call(client, "ast_grep", { pattern, path })).data.matches as { text: string }[]).map((m) => m.text);
+    expect(await texts("this.$A = $A", "a.js")).toEqual(["this.x = x"]);
+    expect(await texts("$P->$F = $F", "a.c")).toEqual(["p->len = len"]);
+  });
+});
