@@ -140,7 +140,8 @@ export function describeWriteOutcome(outcome: WriteOutcome): string {
   const lines: string[] = [];
   if (outcome.new.length) {
     lines.push(`${outcome.new.length} new diagnostic${outcome.new.length === 1 ? "" : "s"} after this write:`);
-    for (const d of outcome.new) lines.push(`  ${d.path}:${d.line}: ${d.severity}${d.code ? ` ${d.code}` : ""}: ${d.message}`);
+    // A message's own later lines (clangd's and pyright's notes) stay indented under it.
+    for (const d of outcome.new) lines.push(`  ${d.path}:${d.line}: ${d.severity}${d.code ? ` ${d.code}` : ""}: ${d.message.replace(/\n/g, "\n    ")}`);
   }
   for (const f of outcome.files) if (f.status !== "fresh") lines.push(`${f.path}: diagnostics ${f.status === "timed_out" ? "timed out" : "unavailable"}: ${f.reason}`);
   return lines.join("\n");

@@ -104,7 +104,8 @@ const PARSERS: Record<Exclude<ProjectChecker["format"], "compile-commands">, Par
 function gccRows(text: string, root: string, lines: SourceLines, source: string): DiagnosticRow[] {
   return text.split("\n").flatMap((raw) => {
     const m = GCC_LINE.exec(raw.trim().replace(/^vet: /, ""));
-    if (!m || m[4] === "note" || !/\.\w+$/.test(m[1]!)) return [];
+    // go vet's "too many errors" line says the list was cut; it is no finding of its own.
+    if (!m || m[4] === "note" || !/\.\w+$/.test(m[1]!) || m[5] === "too many errors") return [];
     return [{ path: lines.display(resolve(root, m[1]!)), line: Number(m[2]), severity: m[4] === "warning" ? "warning" : "error", source, message: m[5]! }];
   });
 }

@@ -110,6 +110,7 @@ export async function documentSymbols(supervisor: LanguageServerSupervisor, file
   const path = resolveInWorkdir(supervisor.workdir, file);
   const handle = await supervisor.serverFor(path);
   const document = await syncDocument(handle.client, supervisor.workdir, path);
+  await refreshOpenDocuments(handle.client, supervisor.workdir, document.uri);
   const answer = await handle.client.query<(DocumentSymbol | SymbolInformation)[] | null>("textDocument/documentSymbol", { textDocument: { uri: document.uri } }, signal);
   const shown = relativeToWorkdir(supervisor.workdir, path);
   const rows: SymbolRow[] = [];
@@ -140,6 +141,8 @@ export async function workspaceSymbols(supervisor: LanguageServerSupervisor, que
     if (handles.length === 0) throw new ToolFailure(`No language server could start for this workspace (see lsp status). Pass file with query to pick the project to search.`);
   }
   const lines = new SourceLines(supervisor.workdir);
+  // Open files changed on disk are re-sent first: a symbol's line came from the server's old copy.
+  await Promise.all(handles.map(({ client }) => refreshOpenDocuments(client, supervisor.workdir)));
   const results = await Promise.all(
     handles.map(async ({ client }) => {
       const answer = await client.query<(SymbolInformation | WorkspaceSymbol)[] | null>("workspace/symbol", { query }, signal);

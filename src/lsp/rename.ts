@@ -25,6 +25,7 @@ export async function renameSymbol(
 ): Promise<RenameOutcome> {
   const target = await locate(services.supervisor, input.file, input.line, input.symbol, "rename");
   const { client } = target.handle;
+  refuseForeignName(client.spec.id, input.new_name);
   const at = { textDocument: { uri: target.document.uri }, position: target.position };
   const provider = client.capabilities.renameProvider;
   if (!provider) throw new ToolFailure(`The ${client.spec.id} server does not offer rename.`);
@@ -84,6 +85,15 @@ export async function renameSymbol(
     edits: countEdits(edit),
     diagnostics,
   };
+}
+
+/**
+ * `$` and a leading `#` (a private field) belong to TypeScript and JavaScript names only: pyright
+ * wrote `def add$2(`, 13 new errors.
+ */
+function refuseForeignName(server: string, name: string): void {
+  if (server === "typescript" || !/[$#]/.test(name)) return;
+  throw new ToolFailure(`new_name ${JSON.stringify(name)} is not a ${server} identifier: $ and # belong to JavaScript and TypeScript names. Use letters, digits and _.`);
 }
 
 /** Renames asked again at most this many times, each after opening the files the last one touched. */

@@ -12,8 +12,9 @@ const input = v.strictObject({
   symbol: v.pipe(v.string("expected the identifier as written on the line"), v.minLength(1, "expected an identifier, got an empty string")),
   new_name: v.pipe(
     v.string("expected the new name"),
-    // Servers differ: gopls and clangd refuse `1abc`, tsserver and pyright write it.
-    v.regex(/^[\p{L}_$][\p{L}\p{N}_$]*$/u, "expected an identifier: letters, digits, _ or $, not starting with a digit"),
+    // Servers differ: gopls and clangd refuse `1abc`, tsserver and pyright write it. Which
+    // characters a name may hold depends on the language; renameSymbol checks that.
+    v.regex(/^#?[\p{L}_$][\p{L}\p{N}_$]*$/u, "expected an identifier: letters, digits and _, not starting with a digit"),
   ),
 });
 

@@ -1,5 +1,6 @@
 // The project checkers' output parsers, table-driven on output captured from each tool's format.
 import { describe, expect, test } from "bun:test";
+import { describeWriteOutcome } from "../../src/lsp/after-write.ts";
 import { parseCheckerOutput, runChecker } from "../../src/lsp/checkers.ts";
 import { SourceLines } from "../../src/lsp/present.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
@@ -25,7 +26,7 @@ describe("parseCheckerOutput reads each checker's format into diagnostic rows", 
     [
       "gcc",
       "",
-      "# example.com/w\nvet: ./main.go:4:2: undefined: nope\n./util.go:9:1: unreachable code\n",
+      "# example.com/w\nvet: ./main.go:4:2: undefined: nope\n./util.go:9:1: unreachable code\n./util.go:20:1: too many errors\n",
       [
         { path: "proj/main.go", line: 4, severity: "error", source: "go vet", message: "undefined: nope" },
         { path: "proj/util.go", line: 9, severity: "error", source: "go vet", message: "unreachable code" },
@@ -79,5 +80,16 @@ describe("the compile_commands.json checker", () => {
     });
     const run = await runChecker({ command: "clang", args: ["-fsyntax-only"], format: "compile-commands" }, `${dir.path}/c`, dir.path, new SourceLines(dir.path));
     expect(run.rows).toEqual([expect.objectContaining({ path: "c/main.c", line: 1, severity: "error", source: "clang", message: expect.stringContaining("nope") })]);
+  });
+});
+
+describe("the few lines a harness appends to a write's result", () => {
+  test("a message's own later lines stay indented under it", () => {
+    const text = describeWriteOutcome({
+      status: "fresh",
+      new: [{ path: "c/buf.c", line: 3, severity: "error", message: "conflicting types for 'f'\n/tmp/w/c/include/buf.h:5:5: note: previous declaration" }],
+      files: [{ path: "c/buf.c", status: "fresh", new: [] }],
+    });
+    expect(text).toBe("1 new diagnostic after this write:\n  c/buf.c:3: error: conflicting types for 'f'\n    /tmp/w/c/include/buf.h:5:5: note: previous declaration");
   });
 });

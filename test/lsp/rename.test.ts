@@ -84,6 +84,17 @@ describe("lsp_rename", () => {
     expect(await readFile(join(dir.path, "src/shapes.ts"), "utf8")).toContain("export class Circle implements Shape {");
   });
 
+  test("$ and # are TypeScript's: a Python rename to add$2 is refused and nothing changes", async () => {
+    requireBinary("pyright-langserver", "npm i -D pyright");
+    await using dir = await tempDir();
+    await dir.write(PY_PROJECT);
+    await using t = await startTestRun(dir.path, LSP_CONFIG);
+    const r = await call(await t.client(), "lsp_rename", { file: "pkg/geometry.py", line: 12, symbol: "double_area", new_name: "double$area" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe('new_name "double$area" is not a python identifier: $ and # belong to JavaScript and TypeScript names. Use letters, digits and _.');
+    expect(await readFile(join(dir.path, "pkg/geometry.py"), "utf8")).toContain("def double_area(shape: Rectangle) -> float:");
+  });
+
   test("a name the server will not rename is refused and nothing changes", async () => {
     requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
     await using dir = await tempDir();
