@@ -38,6 +38,8 @@ export interface StopReport {
   waited_ms?: number;
   output: string;
   output_dropped?: number;
+  /** Characters of output left out of this report to keep it short; `output` returns them. */
+  output_cut?: number;
 }
 
 /**
@@ -55,8 +57,9 @@ export async function describeStop(session: DebugSession, outcome: StopOutcome, 
   const read = session.output.read("report");
   const capped = capText(read.text, REPORT_OUTPUT_BYTES);
   report.output = capped.text;
-  const dropped = read.dropped + capped.cutBytes;
-  if (dropped > 0) report.output_dropped = dropped;
+  if (read.dropped > 0) report.output_dropped = read.dropped;
+  // Cut from this report only: the `output` operation still has it (its reader has its own cursor).
+  if (capped.cutBytes > 0) report.output_cut = capped.cutBytes;
   return report;
 }
 
@@ -98,7 +101,9 @@ async function describeState(session: DebugSession, outcome: StopOutcome, waited
   if (threadId !== undefined) {
     const name = await session.threadName(threadId);
     report.thread = { id: threadId, ...(name ? { name } : {}) };
-    const frame = await topFrame(session, threadId, body.reason === "pause");
+    // After a pause or an exception the top frame is often the runtime's (Go's panic stops in
+    // runtime.fatalpanic, a C abort in libc): the frame worth showing is the project's nearest.
+    const frame = await topFrame(session, threadId, body.reason === "pause" || body.reason === "exception");
     if (frame) report.frame = frame;
     if (body.reason === "exception") report.exception = await exceptionText(session, threadId, body);
   }
@@ -197,5 +202,6 @@ export function formatReport(report: StopReport): string {
   }
   if (report.output) lines.push(`Output since the last report:\n${report.output.replace(/\n$/, "")}`);
   if (report.output_dropped) lines.push(`(${report.output_dropped} characters of output were dropped; the buffer is bounded)`);
+  if (report.output_cut) lines.push(`(${report.output_cut} characters of output were left out of this report; the output operation returns them)`);
   return lines.join("\n");
 }

@@ -179,8 +179,11 @@ async function operate(supervisor: DebugSupervisor, conversation: string, args: 
       const read = session().output.read("output");
       const capped = capText(read.text, OUTPUT_REPLY_BYTES);
       const dropped = read.dropped + capped.cutBytes;
-      const note = dropped ? `\n(${dropped} characters were dropped; the buffer is bounded)` : "";
-      return reply((capped.text || "No new output.") + note, { output: capped.text, dropped });
+      const notes = [
+        ...(read.dropped ? [`(${read.dropped} characters were dropped before they were read; the buffer is bounded)`] : []),
+        ...(capped.cutBytes ? [`(${capped.cutBytes} characters were cut from the middle of this answer)`] : []),
+      ];
+      return reply([capped.text || "No new output.", ...notes].join("\n"), { output: capped.text, dropped });
     }
     case "terminate":
       return reply(await supervisor.terminate(conversation), {});

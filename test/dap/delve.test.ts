@@ -95,6 +95,16 @@ describe("debug with delve", () => {
     expect(n.data.result).toBe("true");
   }, ADAPTER_TEST_TIMEOUT_MS);
 
+  test("a panic stops at the project's frame, not the runtime's, and evaluate runs there", async () => {
+    requireDelve();
+    await using dir = await tempDir();
+    await dir.write({ "go.mod": "module example.com/p\n\ngo 1.19\n", "main.go": "package main\n\nfunc main() {\n\tvalues := []int{1, 2}\n\ti := 5\n\t_ = values[i]\n}\n" });
+    await using h = await debugHarness(dir.path);
+    const launched = await h.ok({ operation: "launch", program: "." });
+    expect(launched.data).toMatchObject({ state: "stopped", reason: "exception", frame: { file: "main.go", line: 6, name: "main.main" } });
+    expect((await h.ok({ operation: "evaluate", expression: "i" })).data.result).toBe("5");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
   test("launch names every breakpoint the adapter could not place", async () => {
     requireDelve();
     await using dir = await tempDir();
