@@ -106,14 +106,15 @@ async function syncWritten(
     const status = error instanceof ServerDown ? "timed_out" : "unsupported";
     return { path: shown, status, reason: error instanceof ToolFailure ? error.message : String(error), new: [] };
   }
+  const { client } = handle;
+  // Taken before any change reaches the server, a deletion included: its importers break too.
+  if (!before.has(client)) before.set(client, { sequence: client.latestSequence, published: new Map(client.published) });
   if (!existsSync(path)) {
     // A deleted file: the server drops it, and so does the ledger.
-    closeDocument(handle.client, path);
+    closeDocument(client, path);
     ledger.admit(path, []);
     return { path: shown, status: "fresh", new: [] };
   }
-  const { client } = handle;
-  if (!before.has(client)) before.set(client, { sequence: client.latestSequence, published: new Map(client.published) });
   try {
     return { path, shown, handle, document: await syncDocument(client, supervisor.workdir, path, { save: true }) };
   } catch (error) {
