@@ -122,6 +122,8 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
     }
     const session = sessionFor(c, sessions);
     if (session instanceof Response) return session;
+    const malformed = malformedToolCall(body);
+    if (malformed) return c.json(malformed);
     return sessions.answerToolsList(session, body, c.req.raw.headers) ?? openedAtOnce(await session.transport.handleRequest(c.req.raw, { parsedBody: body }));
   });
 
@@ -148,6 +150,28 @@ function isInitialize(body: unknown): boolean {
 function unauthorized(c: Context): Response {
   c.header("WWW-Authenticate", 'Bearer realm="sidecar"');
   return jsonRpcError(c, 401, -32000, "Unauthorized: send the surface's token as 'Authorization: Bearer <token>'.");
+}
+
+/**
+ * A tools/call whose params are not `{name: string, arguments?: object}`, answered here with
+ * invalid params (-32602) in words. The SDK answered it as an internal error carrying its schema
+ * library's JSON dump, or with "MCP error -32602: " twice.
+ */
+function malformedToolCall(body: unknown): object | undefined {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const request = body as { method?: unknown; id?: unknown; params?: unknown };
+  if (request.method !== "tools/call" || (typeof request.id !== "string" && typeof request.id !== "number")) return undefined;
+  const params = request.params as { name?: unknown; arguments?: unknown } | undefined;
+  const args = params?.arguments;
+  const problem =
+    typeof params !== "object" || params === null || Array.isArray(params)
+      ? "params must be an object: {name, arguments}"
+      : typeof params.name !== "string" || params.name === ""
+        ? "params.name must be the tool's name, a non-empty string"
+        : args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))
+          ? "params.arguments must be an object of the tool's arguments"
+          : undefined;
+  return problem && { jsonrpc: "2.0", id: request.id, error: { code: -32602, message: `Invalid tools/call request: ${problem}.` } };
 }
 
 function jsonRpcError(c: Context, status: 400 | 401 | 403 | 404 | 413 | 500 | 503, code: number, message: string): Response {

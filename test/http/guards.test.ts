@@ -123,6 +123,18 @@ describe("bad requests", () => {
     expect(text).toContain("-32601");
   });
 
+  test.each([
+    [{}, "params.name must be the tool's name, a non-empty string"],
+    [{ name: 5 }, "params.name must be the tool's name, a non-empty string"],
+    [{ name: "test_echo", arguments: [1] }, "params.arguments must be an object of the tool's arguments"],
+    [undefined, "params must be an object: {name, arguments}"],
+  ])("tools/call with params %j gets invalid params in words", async (params, problem) => {
+    const app = appUnderTest();
+    const id = await openSession(app);
+    const response = await app.request(post(JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/call", params }), { "Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18" }));
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 8, error: { code: -32602, message: `Invalid tools/call request: ${problem}.` } });
+  });
+
   test("a request for an unknown session gets 404, one without a session 400", async () => {
     const app = appUnderTest();
     const list = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" });
