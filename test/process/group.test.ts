@@ -40,14 +40,21 @@ test("a child's group is killed within about 2 s once its parent dies without cl
 test("while its parent lives, a group's watcher waits without starting anything (no polling)", async () => {
   const child = spawnGroup("sleep", ["600"], { stdio: "ignore" });
   try {
-    const watcher = readdirSync("/proc").find((pid) => {
-      try {
-        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-        return argv.includes("sidecar-orphan-watch") && argv.includes(String(child.pid));
-      } catch {
-        return false;
-      }
-    });
+    const findWatcher = () =>
+      readdirSync("/proc").find((pid) => {
+        try {
+          const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+          return argv.includes("sidecar-orphan-watch") && argv.includes(String(child.pid));
+        } catch {
+          return false;
+        }
+      });
+    // The watcher is spawned alongside the child: on a loaded machine its exec can take a moment.
+    let watcher = findWatcher();
+    for (let i = 0; i < 100 && watcher === undefined; i++) {
+      await Bun.sleep(20);
+      watcher = findWatcher();
+    }
     expect(watcher).toBeDefined();
     // A watcher that polled would start a `sleep` (or a `grep`) several times in this window.
     const started = new Set<string>();
