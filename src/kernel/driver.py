@@ -320,6 +320,13 @@ def display(*values, **_options):
         send({"type": "display", "data": mime_bundle(value)})
 
 
+def _silenced(source, node):
+    """IPython's convention: a cell whose last expression ends with `;` shows no Out."""
+    line = source.splitlines()[node.end_lineno - 1]
+    after = line.encode("utf-8")[node.end_col_offset :].decode("utf-8", "replace")  # offsets count UTF-8 bytes
+    return after.lstrip().startswith(";")
+
+
 def _flush_figures():
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is None:
@@ -461,7 +468,7 @@ def run_cell(message):
             _run(compile(ast.Module(body=body, type_ignores=[]), filename, "exec", await_flag))
         if last is not None:
             value = _run(compile(ast.Expression(body=last.value), filename, "eval", await_flag))
-            if value is not None:
+            if value is not None and not _silenced(source, last):
                 NAMESPACE["_"] = value
                 NAMESPACE[f"_{count}"] = value
                 _drain_raw_output()

@@ -173,7 +173,9 @@ class IPythonShim:
         sys.stdout.flush()
         # No network check for a newer pip: a kernel may be offline, and the check is noise in a cell.
         env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1")
-        code = subprocess.call([sys.executable, "-m", "pip", *args], env=env)
+        # Through the shell, as IPython runs it: `%pip list | grep pandas` pipes pip's output, where
+        # pip itself read `-i pandas` as an index URL.
+        code = subprocess.call(f"{shlex.quote(sys.executable)} -m pip {line}", shell=True, env=env)
         if code != 0:
             print(f"pip exited with status {code}", file=sys.stderr)
             return None

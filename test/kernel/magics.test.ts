@@ -83,6 +83,11 @@ describe("%pip", () => {
     const second = await cell(t.client, `%pip install --no-index --quiet ${v2}\nimport tinypkg\ntinypkg.VERSION`);
     expect(second.text).toContain("Evicted 1 module(s) from sys.modules (tinypkg)");
     expect(second.text).toContain("Out[2]: '2.0'");
+
+    // Run through the shell, as IPython runs it: the pipe filters pip's output.
+    const piped = await cell(t.client, "%pip list --format=freeze | grep -i tinypkg");
+    expect(piped.text).toContain("tinypkg==2.0");
+    expect(piped.text).not.toContain("pandas==");
   }, KERNEL_TEST_TIMEOUT_MS);
 
   test("Debian's system interpreter refuses, and the cell says so instead of pretending", async () => {

@@ -27,6 +27,14 @@ describe("python cells keep state like a notebook", () => {
     expect(reset.text).toContain("Reset: the previous python kernel");
   }, KERNEL_TEST_TIMEOUT_MS);
 
+  test("a last expression ending with ; shows no Out, as in IPython", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const silenced = await cell(t.client, "x = 'é'\nlen(x);  # no Out");
+    expect(silenced.text).not.toContain("Out[");
+    expect((await cell(t.client, "len(x)")).text).toContain("Out[2]: 1");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
   test("display() shows values in order; tracebacks keep only the cell's own frames", async () => {
     await using dir = await tempDir();
     await using t = await kernelRun(dir.path);
