@@ -7,7 +7,7 @@ import { kernelSettings } from "./resources/kernels.ts";
 import { languageServerSettings } from "./resources/language-servers.ts";
 import { parserSettings } from "./resources/parser.ts";
 import { questionSettings } from "./resources/questions.ts";
-import { nonEmptyString } from "./resources/shared.ts";
+import { configObject, nonEmptyString } from "./resources/shared.ts";
 import { vibeSettings } from "./resources/vibe.ts";
 
 /** `host:port`, `[v6]:port` or a bare port. */
@@ -16,7 +16,7 @@ export const listenAddress = v.pipe(
   v.regex(/^(?:(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):)?\d{1,5}$/, "expected a listen address like 127.0.0.1:0"),
 );
 
-const surfaceSettings = v.strictObject({
+const surfaceSettings = configObject({
   tiers: v.pipe(
     v.array(v.picklist(TIERS, `expected one of ${TIERS.join(", ")}`), "expected a list of tiers"),
     v.minLength(1, "expected at least one tier"),
@@ -32,7 +32,7 @@ const surfaceSettings = v.strictObject({
   ),
 });
 
-export const resourcesSchema = v.strictObject({
+export const resourcesSchema = configObject({
   parser: v.optional(parserSettings),
   languageServers: v.optional(languageServerSettings),
   debugAdapters: v.optional(debugAdapterSettings),
@@ -42,7 +42,7 @@ export const resourcesSchema = v.strictObject({
   bridge: v.optional(bridgeSettings),
 });
 
-export const runConfigSchema = v.strictObject({
+export const runConfigSchema = configObject({
   /** The checkout this run works on; every path a tool receives stays inside it. */
   workdir: v.optional(nonEmptyString("a directory path")),
   /** The conversation id; the debug tool needs one. */

@@ -28,6 +28,9 @@ describe("config validation", () => {
     // Timers wait at most 2^31 ms; a longer one fired at once (the session "expired" on launch).
     [{ resources: { debugAdapters: { ttlSeconds: 3_000_000 } } }, "resources.debugAdapters.ttlSeconds: expected at most 1800 seconds"],
     [{ resources: { languageServers: { idleShutdownSeconds: 3_000_000 } } }, "resources.languageServers.idleShutdownSeconds: expected at most 86400 seconds"],
+    // valibot's object schemas take an array: `"resources": []` ran with no tools.
+    [{ resources: [] }, "resources: expected an object ({…}), not an array or a scalar"],
+    [{ resources: { parser: [] } }, "resources.parser: expected an object ({…}), not an array or a scalar"],
   ])("%j is rejected: %s", (json, expected) => {
     expect(problemsOf(json).join("\n")).toContain(expected);
   });

@@ -1,8 +1,9 @@
 // Settings of the debug-session supervisor resource (debug).
 import * as v from "valibot";
+import { configObject } from "./shared.ts";
 import { ADAPTER_IDS } from "../../dap/catalog.ts";
 
-const adapterOverride = v.strictObject({
+const adapterOverride = configObject({
   /** Replaces the catalog's command for this adapter, e.g. ["/opt/llvm/bin/lldb-dap"]. */
   command: v.optional(
     v.pipe(
@@ -12,7 +13,7 @@ const adapterOverride = v.strictObject({
   ),
 });
 
-export const debugAdapterSettings = v.strictObject({
+export const debugAdapterSettings = configObject({
   /** A session's hard lifetime; default 1800 (30 minutes). Tests shorten it. */
   ttlSeconds: v.optional(
     v.pipe(v.number("expected seconds as a number"), v.minValue(1, "expected at least 1 second"), v.maxValue(1800, "expected at most 1800 seconds: the session TTL is a hard limit of 30 minutes")),
@@ -21,6 +22,6 @@ export const debugAdapterSettings = v.strictObject({
   stopWaitSeconds: v.optional(
     v.pipe(v.number("expected seconds as a number"), v.minValue(0.1, "expected at least 0.1 seconds"), v.maxValue(1800, "expected at most 1800 seconds (the session's whole TTL)")),
   ),
-  adapters: v.optional(v.strictObject(Object.fromEntries(ADAPTER_IDS.map((id) => [id, v.optional(adapterOverride)])) as Record<(typeof ADAPTER_IDS)[number], v.OptionalSchema<typeof adapterOverride, undefined>>)),
+  adapters: v.optional(configObject(Object.fromEntries(ADAPTER_IDS.map((id) => [id, v.optional(adapterOverride)])) as Record<(typeof ADAPTER_IDS)[number], v.OptionalSchema<typeof adapterOverride, undefined>>)),
 });
 export type DebugAdapterSettings = v.InferOutput<typeof debugAdapterSettings>;

@@ -1,10 +1,10 @@
 // Settings of the kernel factory resource (eval).
 import * as v from "valibot";
-import { nonEmptyString } from "./shared.ts";
+import { configObject, nonEmptyString } from "./shared.ts";
 
 export const DEFAULT_INACTIVITY_SECONDS = 300;
 
-const enclosureSettings = v.strictObject({
+const enclosureSettings = configObject({
   /**
    * The command prefix that executes a command inside the conversation's enclosure, e.g.
    * ["docker", "exec", "-i", "conv-42"]. The kernel's own argv is appended to it.
@@ -17,7 +17,7 @@ const enclosureSettings = v.strictObject({
   name: v.optional(nonEmptyString("an enclosure name")),
 });
 
-export const kernelSettings = v.strictObject({
+export const kernelSettings = configObject({
   /**
    * The Python interpreter: a command name or a path (relative paths from the workdir). Default:
    * the workdir's .venv/bin/python or venv/bin/python, else `python3`.

@@ -1,11 +1,11 @@
 // Settings of the language-server supervisor resource (lsp, lsp_rename): catalog overrides and timings.
 import * as v from "valibot";
-import { nonEmptyString } from "./shared.ts";
+import { configObject, nonEmptyString } from "./shared.ts";
 
 const stringList = (what: string) => v.array(nonEmptyString(what), `expected a list of ${what}s`);
 
 /** One catalog entry's overrides; a new id adds a server, a known id changes only the keys given. */
-const serverOverride = v.strictObject({
+const serverOverride = configObject({
   /** The executable: a bare name (looked up in node_modules/.bin, then PATH) or a path. */
   command: v.optional(nonEmptyString("a command")),
   args: v.optional(stringList("argument")),
@@ -18,7 +18,7 @@ const serverOverride = v.strictObject({
   disabled: v.optional(v.boolean("expected true or false")),
 });
 
-export const languageServerSettings = v.strictObject({
+export const languageServerSettings = configObject({
   servers: v.optional(v.record(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_-]*$/, "expected a lower-case server id")), serverOverride)),
   /** Servers unused this long are shut down (they restart on the next use). */
   // Timers wait at most 2^31 ms (24.8 days); a longer one fired after 1 ms, so the bounds are a day.

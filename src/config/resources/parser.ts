@@ -1,9 +1,10 @@
 // Settings of the tree-sitter parser resource (ast_grep, ast_edit, resolve).
 import * as v from "valibot";
+import { configObject } from "./shared.ts";
 
 const positiveInteger = (what: string) => v.pipe(v.number(`expected ${what}`), v.integer(`expected ${what}`), v.minValue(0, `expected ${what}`));
 
-export const parserSettings = v.strictObject({
+export const parserSettings = configObject({
   /** Files larger than this are not searched; default 1 MiB. */
   maxFileBytes: v.optional(positiveInteger("a byte count")),
   /** Parse worker threads; default one per core, 0 parses on the main thread. */

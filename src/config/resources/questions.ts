@@ -1,8 +1,8 @@
 // Settings of the question port resource (ask_user, permission prompts, the operator page).
 import * as v from "valibot";
-import { httpUrl, nonEmptyString } from "./shared.ts";
+import { configObject, httpUrl, nonEmptyString } from "./shared.ts";
 
-export const questionSettings = v.strictObject({
+export const questionSettings = configObject({
   /** The harness's question port (docs/harness.md); absent means the sidecar's own operator page answers. */
   port: v.optional(httpUrl),
   /** Sent as `Authorization: Bearer …` to the harness's port, when it wants one. */

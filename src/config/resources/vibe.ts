@@ -1,6 +1,6 @@
 // Settings of the worker roster resource (vibe_*): how each tier starts a worker, and the run's limits.
 import * as v from "valibot";
-import { nonEmptyString } from "./shared.ts";
+import { configObject, nonEmptyString } from "./shared.ts";
 
 export const WORKER_TIERS = ["fast", "good"] as const;
 export type WorkerTier = (typeof WORKER_TIERS)[number];
@@ -19,7 +19,7 @@ const positiveInteger = (what: string) =>
   );
 
 /** How one tier (fast or good) starts a worker. */
-export const workerTierSettings = v.strictObject({
+export const workerTierSettings = configObject({
   /** The worker's argv, e.g. ["my-agent", "--headless"]; it gets its brief on stdin. */
   command: v.pipe(
     v.array(nonEmptyString("a command word"), 'expected the command as an argv list, e.g. ["my-agent", "--headless"]'),
@@ -49,7 +49,7 @@ export const workerTierSettings = v.strictObject({
 export type WorkerTierSettings = v.InferOutput<typeof workerTierSettings>;
 
 export const vibeSettings = v.pipe(
-  v.strictObject({
+  configObject({
     fast: v.optional(workerTierSettings),
     good: v.optional(workerTierSettings),
     /** Workers the whole run may spawn; vibe_spawn past it is refused. Re-runs (vibe_send) do not count. */
