@@ -145,7 +145,9 @@ export class WorkerRoster {
         await running.stop("killed", "stopped by vibe_send to re-run with a new message");
       }
       record.brief = `${record.brief}${MESSAGE_SEPARATOR}${message}`;
-      record.generation += 1;
+      // A queued worker never ran this generation: it starts later with the longer brief, still as
+      // its first run (before, its first run was "generation 2", with no record of a first).
+      if (record.state !== "queued") record.generation += 1;
       if (this.closing) {
         this.finish(worker, "killed", "the sidecar shut down before the re-run started");
         this.refuseWhileClosing();

@@ -20,6 +20,8 @@ describe("the concurrency cap", () => {
 
     const stillQueued = await ok(client, "vibe_wait", { worker_id: "w2", timeout_seconds: 0.5 });
     expect(stillQueued).toMatchObject({ state: "queued", finished: false });
+    // A message to a queued worker lengthens its brief; its first run is still generation 1.
+    await ok(client, "vibe_send", { worker_id: "w2", message: "and a message" });
 
     const dropped = await ok(client, "vibe_kill", { worker_id: "w3" });
     expect(dropped).toMatchObject({ state: "killed", already_finished: false });
@@ -30,6 +32,8 @@ describe("the concurrency cap", () => {
     const done = await ok(client, "vibe_wait", { worker_id: "w2" });
     expect(done).toMatchObject({ state: "done" });
     expect(done.result).toContain("second");
+    expect(done.result).toContain("worker w2 generation 1 in");
+    expect(done.result).toContain("and a message");
     const states = (await ok(client, "vibe_list")).workers.map((w: { worker_id: string; state: string }) => [w.worker_id, w.state]);
     expect(states).toEqual([["w1", "done"], ["w2", "done"], ["w3", "killed"]]);
   });
