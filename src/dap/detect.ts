@@ -1,5 +1,8 @@
 // Whether an adapter can serve a root: a root marker AND its binary AND it answers initialize.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
+import { scanRoots } from "../workspace/project-roots.ts";
 import { ADAPTERS, type AdapterEntry, type AdapterId, type BinaryLookup } from "./catalog.ts";
 import { startAdapter } from "./adapter-process.ts";
 import { findRoot, isExecutable, which } from "./locate.ts";
@@ -66,7 +69,7 @@ function foundBefore(entry: AdapterEntry, root: string): BinaryLookup {
 
 /** Marker and binary only: cheap, used before every launch. */
 export function detectStatic(entry: AdapterEntry, workdir: string, start: string, overrides: Overrides): Detection {
-  const found = findRoot(workdir, start, entry.rootMarkers);
+  const found = findRoot(workdir, start, entry.rootMarkers) ?? (start === workdir ? projectBelow(workdir, entry.rootMarkers) : undefined);
   if (!found) {
     // Both halves are named, so "add a marker" is never advice for a machine that lacks the binary.
     const binary = lookupBinary(entry, workdir, overrides);
@@ -88,6 +91,17 @@ export function detectStatic(entry: AdapterEntry, workdir: string, start: string
     command: binary.command,
     ...(binary.python ? { python: binary.python } : {}),
   };
+}
+
+/**
+ * For `adapters` and `attach`, which name no program: a project below the workdir (a monorepo's
+ * `py/requirements.txt`) when the workdir itself holds no marker. Launch worked there; these said
+ * "no root marker" and refused even with an explicit adapter.
+ */
+function projectBelow(workdir: string, markers: readonly string[]): { root: string; marker: string } | undefined {
+  const root = scanRoots(workdir, markers)[0];
+  const marker = root && markers.find((name) => existsSync(join(root, name)));
+  return root && marker ? { root, marker } : undefined;
 }
 
 /** Marker, binary, and a real start: spawn it, initialize, stop it. */

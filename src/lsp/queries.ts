@@ -7,7 +7,8 @@ import { collectDiagnostics } from "./diagnostics.ts";
 import { refreshOpenDocuments, syncDocument, type SyncedDocument } from "./documents.ts";
 import { resolveSymbolColumn, splitLines } from "./position.ts";
 import { pathOfUri, placesOf, SourceLines, type PlaceRow } from "./present.ts";
-import { sampleFile, scanRoots } from "./roots.ts";
+import { scanRoots } from "../workspace/project-roots.ts";
+import { sampleFile } from "./roots.ts";
 import { STATUS_PROBE_ROOTS, type LanguageServerSupervisor, type ServerHandle } from "./supervisor.ts";
 
 export const NAVIGATION_METHODS = {

@@ -2,6 +2,7 @@
 import { accessSync, constants, existsSync, readdirSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { isInside } from "../workspace/paths.ts";
+import { ROOT_SCAN_DEPTH, SKIPPED_FOLDERS } from "../workspace/project-roots.ts";
 import type { ServerSpec } from "./catalog.ts";
 
 /** The nearest directory from `file` up to the workdir holding one of `markers`; never a silent fallback. */
@@ -13,31 +14,6 @@ export function findRoot(workdir: string, file: string, markers: readonly string
     dir = dirname(dir);
   }
   return undefined;
-}
-
-/** Folders a root scan never enters: dependencies and build output hold markers that are not roots. */
-const SKIPPED_FOLDERS = new Set(["node_modules", ".git", "target", "dist", "build", ".venv", "venv", "__pycache__"]);
-/** How deep `status` looks for roots below the workdir. */
-export const ROOT_SCAN_DEPTH = 3;
-
-/** Every directory within ROOT_SCAN_DEPTH of the workdir holding one of `markers` (for status and doctor). */
-export function scanRoots(workdir: string, markers: readonly string[]): string[] {
-  const found: string[] = [];
-  const visit = (dir: string, depth: number) => {
-    if (markers.some((marker) => existsSync(join(dir, marker)))) found.push(dir);
-    if (depth >= ROOT_SCAN_DEPTH) return;
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name) && !entry.name.startsWith(".")) visit(join(dir, entry.name), depth + 1);
-    }
-  };
-  visit(workdir, 0);
-  return found;
 }
 
 /** The first source file of `extensions` within ROOT_SCAN_DEPTH of `root` — something to open so a project loads. */

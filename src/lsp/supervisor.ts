@@ -5,7 +5,8 @@ import { ToolFailure } from "../tool/define.ts";
 import { relativeToWorkdir } from "../workspace/paths.ts";
 import { buildCatalog, serversForExtension, type ServerSpec } from "./catalog.ts";
 import { LanguageServerClient } from "./client.ts";
-import { commandFor, findRoot, resolveBinary, scanRoots } from "./roots.ts";
+import { scanRoots } from "../workspace/project-roots.ts";
+import { commandFor, findRoot, resolveBinary } from "./roots.ts";
 
 /** A server that serves the file exists but is down (failed to start, or backing off after crashes): nothing is known, not "unsupported". */
 export class ServerDown extends ToolFailure {}

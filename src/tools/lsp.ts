@@ -7,7 +7,7 @@ import { collectDiagnostics } from "../lsp/diagnostics.ts";
 import { refreshOpenDocuments, syncDocument } from "../lsp/documents.ts";
 import { diagnosticLine, diagnosticRow, isErrorOrWarning, placeLine, SourceLines, type DiagnosticRow } from "../lsp/present.ts";
 import { codeActions, documentSymbols, hover, locate, navigate, refuseWhileIndexing, workspaceSymbols, type SymbolRow } from "../lsp/queries.ts";
-import { scanRoots } from "../lsp/roots.ts";
+import { scanRoots } from "../workspace/project-roots.ts";
 import type { LanguageServices } from "../lsp/service.ts";
 import { relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import description from "./lsp.txt" with { type: "text" };

@@ -49,6 +49,20 @@ describe("debug sessions", () => {
     expect(refused.text).toContain("does not exist in the workspace");
   }, ADAPTER_TEST_TIMEOUT_MS);
 
+  test("a project below the workdir (a monorepo's py/) makes its adapter usable for adapters and attach", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "py/requirements.txt": "", "py/app.py": "print(1)\n" });
+    await using h = await debugHarness(dir.path);
+    const { adapters } = (await h.ok({ operation: "adapters" })).data;
+    const debugpy = adapters.find((a: { adapter: string }) => a.adapter === "debugpy");
+    expect(debugpy).toMatchObject({ usable: true });
+    expect(debugpy.detail).toContain("root marker requirements.txt");
+    // Nothing listens on the port: the refusal is about the connection, not the missing marker.
+    const attach = await h.call({ operation: "attach", port: 9, adapter: "debugpy" });
+    expect(attach.isError).toBe(true);
+    expect(attach.text).not.toContain("no root marker");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
   test("an adapter command set in the run config replaces the catalog's, and a bad one says so", async () => {
     await using dir = await tempDir();
     await dir.write({ "pyproject.toml": "", "go.mod": "module x\n" });
