@@ -1,10 +1,11 @@
 // Diagnostics on write: sync each changed file through its server and report only what the ledger has not seen.
 import { existsSync } from "node:fs";
+import { basename } from "node:path";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { ToolFailure } from "../tool/define.ts";
 import { isInside, relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import type { LanguageServerClient, PublishedDiagnostics } from "./client.ts";
-import { collectDiagnostics, type Freshness } from "./diagnostics.ts";
+import { answersWhenAsked, collectDiagnostics, type Freshness } from "./diagnostics.ts";
 import { closeDocument, refreshOpenDocuments, syncDocument, type SyncedDocument } from "./documents.ts";
 import type { DiagnosticLedger } from "./ledger.ts";
 import { diagnosticRow, isErrorOrWarning, pathOfUri, SourceLines, type DiagnosticRow } from "./present.ts";
@@ -41,7 +42,7 @@ export async function diagnosticsAfterWrite(
   await Promise.all([...before.keys()].map((client) => refreshOpenDocuments(client, supervisor.workdir)));
   const files = await Promise.all(synced.map((file) => ("status" in file ? file : diagnose(file, ledger, lines, signal))));
   const written = new Set(synced.flatMap((file) => ("document" in file ? [file.document.uri] : [])));
-  const elsewhere = [...before].flatMap(([client, snapshot]) => brokenElsewhere(client, snapshot, written, supervisor.workdir, ledger, lines));
+  const elsewhere = (await Promise.all([...before].map(([client, snapshot]) => brokenElsewhere(client, snapshot, written, supervisor.workdir, ledger, lines, signal)))).flat();
   const status = files.reduce<Freshness>((worst, f) => (ORDER.indexOf(f.status) > ORDER.indexOf(worst) ? f.status : worst), "fresh");
   return { status: files.length ? status : "unsupported", new: [...files.flatMap((f) => f.new), ...elsewhere], files };
 }
@@ -52,28 +53,47 @@ interface PublishedSnapshot {
   published: Map<string, PublishedDiagnostics>;
 }
 
+/** At most this many other open files are asked for their diagnostics after a write. */
+const DEPENDENTS_ASKED = 20;
+
 /**
  * New errors the write caused in files it did not touch: a renamed function leaves its callers
- * undeclared, and the build is broken there. Only files the server had published for before the
- * write count, compared with that publish, so an old error in a file seen for the first time is
- * not blamed on this write.
+ * undeclared, and the build is broken there. Only files the server had diagnostics for before the
+ * write count, compared with those, so an old error in a file seen for the first time is not
+ * blamed on this write. A push server's new publishes are taken as they came; a server that answers
+ * when asked (pyright, tsserver) is asked about the other open files that name a written one (its
+ * importers, by a cheap textual test), since it would not tell unasked.
  */
-function brokenElsewhere(
+async function brokenElsewhere(
   client: LanguageServerClient,
   snapshot: PublishedSnapshot,
   written: ReadonlySet<string>,
   workdir: string,
   ledger: DiagnosticLedger,
   lines: SourceLines,
-): DiagnosticRow[] {
-  return [...client.published].flatMap(([uri, now]) => {
+  signal?: AbortSignal,
+): Promise<DiagnosticRow[]> {
+  const current = new Map<string, readonly Diagnostic[]>();
+  for (const [uri, now] of client.published) if (now.sequence > snapshot.sequence) current.set(uri, now.diagnostics);
+  if (answersWhenAsked(client) && written.size > 0) {
+    const names = [...written].map((uri) => basename(pathOfUri(uri)).replace(/\.[^.]+$/, "")).filter((name) => name.length > 0);
+    const mentions = new RegExp(`\\b(${names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b`);
+    const importers = [...client.documents].filter(([uri, open]) => !written.has(uri) && snapshot.published.has(uri) && mentions.test(open.text)).slice(0, DEPENDENTS_ASKED);
+    await Promise.all(
+      importers.map(async ([uri, open]) => {
+        const asked = await collectDiagnostics(client, { uri, version: open.version, text: open.text, changed: false }, signal).catch(() => undefined);
+        if (asked?.status === "fresh") current.set(uri, asked.diagnostics);
+      }),
+    );
+  }
+  return [...current].flatMap(([uri, diagnostics]) => {
     const was = snapshot.published.get(uri);
-    if (written.has(uri) || !was || now.sequence <= snapshot.sequence) return [];
+    if (written.has(uri) || !was) return [];
     const path = pathOfUri(uri);
     if (!isInside(workdir, path)) return [];
-    const rows = (diagnostics: readonly Diagnostic[]) => diagnostics.filter(isErrorOrWarning).map((d) => diagnosticRow(path, d, lines));
+    const rows = (list: readonly Diagnostic[]) => list.filter(isErrorOrWarning).map((d) => diagnosticRow(path, d, lines));
     if (ledger.heldFor(path) === 0) ledger.admit(path, rows(was.diagnostics));
-    return ledger.admit(path, rows(now.diagnostics));
+    return ledger.admit(path, rows(diagnostics));
   });
 }
 

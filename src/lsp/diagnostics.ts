@@ -121,6 +121,11 @@ const TSSERVER_REQUEST = "typescript.tsserverRequest";
 /** Suggestions (unused names, "may be converted") are hints, which diagnostics leave out anyway. */
 const TSSERVER_DIAGNOSTIC_COMMANDS = ["syntacticDiagnosticsSync", "semanticDiagnosticsSync"] as const;
 
+/** Whether the server answers a file's diagnostics when asked (pull, or tsserver), not only by push. */
+export function answersWhenAsked(client: LanguageServerClient): boolean {
+  return client.supportsPull || offersTsserverRequests(client);
+}
+
 function offersTsserverRequests(client: LanguageServerClient): boolean {
   return client.capabilities.executeCommandProvider?.commands.includes(TSSERVER_REQUEST) ?? false;
 }

@@ -1,6 +1,6 @@
 // Diagnostics on write through POST /harness/after-write, against real servers: pull (pyright) and push (tsserver, clangd, gopls).
 import { describe, expect, test } from "bun:test";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
@@ -111,6 +111,21 @@ describe("diagnostics on write", () => {
     expect(broken.new.map((d) => d.path).sort()).toEqual(["c/main.c", "go/main.go"]);
     expect(broken.new.find((d) => d.path === "c/main.c")!.message).toContain("undefined_thing");
     expect(broken.new.find((d) => d.path === "go/main.go")!.message).toContain("undefinedThing");
+  });
+
+  test("TypeScript: a write that breaks an open importer reports the importer's new error", async () => {
+    requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
+    await using dir = await tempDir();
+    await dir.write(TS_PROJECT);
+    await using t = await startTestRun(dir.path, LSP_CONFIG);
+    // The importer was written (so opened and diagnosed) before; then its import is renamed away.
+    // tsserver tells nothing unasked about a file that did not change: it is asked.
+    expect(await afterWrite(t, ["src/main.ts"])).toMatchObject({ status: "fresh", new: [] });
+    const shapes = join(dir.path, "src/shapes.ts");
+    await writeFile(shapes, (await readFile(shapes, "utf8")).replace("export function totalArea", "export function sumArea"));
+    const broken = await afterWrite(t, ["src/shapes.ts"]);
+    expect(broken.status).toBe("fresh");
+    expect(broken.new).toEqual([expect.objectContaining({ path: "src/main.ts", line: 1, severity: "error", code: "2305", message: expect.stringContaining("totalArea") })]);
   });
 
   test("Go: a write that breaks another file (its caller) reports that file's new error too", async () => {
