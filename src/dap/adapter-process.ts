@@ -36,7 +36,9 @@ export async function startAdapter(start: AdapterStart): Promise<RunningAdapter>
   const tcp = start.transport === "tcp";
   const child = spawnGroup(command, tcp ? [...args, "--listen", "127.0.0.1:0"] : args, {
     cwd: start.cwd,
-    stdio: ["pipe", "pipe", "pipe"],
+    // A TCP adapter speaks DAP on its socket, and its debuggee inherits its stdin: an open pipe
+    // nobody writes left a program that reads stdin (delve's) waiting for ever. /dev/null gives EOF.
+    stdio: [tcp ? "ignore" : "pipe", "pipe", "pipe"],
     env: process.env,
   });
   let stderr = "";

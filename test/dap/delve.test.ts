@@ -105,6 +105,19 @@ describe("debug with delve", () => {
     expect((await h.ok({ operation: "evaluate", expression: "i" })).data.result).toBe("5");
   }, ADAPTER_TEST_TIMEOUT_MS);
 
+  test("a program that reads stdin gets end of input, not a wait for ever", async () => {
+    requireDelve();
+    await using dir = await tempDir();
+    await dir.write({
+      "go.mod": "module example.com/r\n\ngo 1.19\n",
+      "main.go": 'package main\n\nimport (\n\t"fmt"\n\t"io"\n\t"os"\n)\n\nfunc main() {\n\tdata, err := io.ReadAll(os.Stdin)\n\tfmt.Println("read", len(data), err)\n}\n',
+    });
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 20 });
+    const launched = await h.ok({ operation: "launch", program: "." });
+    expect(launched.data.state).toBe("exited");
+    expect(launched.data.output).toContain("read 0 <nil>");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
   test("launch names every breakpoint the adapter could not place", async () => {
     requireDelve();
     await using dir = await tempDir();
