@@ -34,22 +34,29 @@ export async function collectDiagnostics(client: LanguageServerClient, document:
 
 async function pull(client: LanguageServerClient, document: SyncedDocument, signal?: AbortSignal): Promise<CollectedDiagnostics> {
   const cached = client.published.get(document.uri);
+  const report = await withinMs(client.request<DocumentDiagnosticReport>("textDocument/diagnostic", { textDocument: { uri: document.uri } }, signal), PULL_TIMEOUT_MS);
+  if (report === "timeout") return { status: "timed_out", diagnostics: [], via: "pull" };
+  return pulled(client, document, report.kind === "full" ? report.items : (cached?.diagnostics ?? []));
+}
+
+/** The promise's value, or "timeout" once `ms` passed first. */
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), PULL_TIMEOUT_MS);
+    timer = setTimeout(() => resolve("timeout"), ms);
   });
   try {
-    const report = await Promise.race([
-      client.request<DocumentDiagnosticReport>("textDocument/diagnostic", { textDocument: { uri: document.uri } }, signal),
-      timeout,
-    ]);
-    if (report === "timeout") return { status: "timed_out", diagnostics: [], via: "pull" };
-    const items = report.kind === "full" ? report.items : (cached?.diagnostics ?? []);
-    client.published.set(document.uri, { version: document.version, diagnostics: items, sequence: cached?.sequence ?? 0 });
-    return { status: "fresh", diagnostics: items, via: "pull" };
+    return await Promise.race([promise, timeout]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Diagnostics asked for this version: kept as the file's latest, like a matching push. */
+function pulled(client: LanguageServerClient, document: SyncedDocument, diagnostics: Diagnostic[]): CollectedDiagnostics {
+  const cached = client.published.get(document.uri);
+  client.published.set(document.uri, { version: document.version, diagnostics, sequence: cached?.sequence ?? 0 });
+  return { status: "fresh", diagnostics, via: "pull" };
 }
 
 /**
@@ -147,17 +154,13 @@ const TSSERVER_SEVERITY: Record<string, DiagnosticSeverity> = { error: 1, warnin
  * order, after the change just synced, so asking it directly is exact for this version.
  */
 async function pullFromTsserver(client: LanguageServerClient, document: SyncedDocument, signal?: AbortSignal): Promise<CollectedDiagnostics> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
   // A project still loading answers once loaded (it took 14 s on a loaded CI box): the push path's bound.
-  const timeout = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), PUSH_HARD_CAP_MS + INDEXING_WAIT_MS);
-  });
   const requests = Promise.all(
     TSSERVER_DIAGNOSTIC_COMMANDS.map((command) =>
       client.request<{ success?: boolean; body?: TsserverDiagnostic[] }>("workspace/executeCommand", { command: TSSERVER_REQUEST, arguments: [command, { file: document.uri }] }, signal),
     ),
   );
-  const answers = await Promise.race([requests, timeout]).finally(() => clearTimeout(timer));
+  const answers = await withinMs(requests, PUSH_HARD_CAP_MS + INDEXING_WAIT_MS);
   if (answers === "timeout") return { status: "timed_out", diagnostics: [], via: "pull" };
   if (!answers.every((answer) => answer?.success === true && Array.isArray(answer.body))) throw new Error("tsserver did not answer the diagnostics request");
   const diagnostics: Diagnostic[] = answers.flatMap((answer) =>
@@ -169,7 +172,5 @@ async function pullFromTsserver(client: LanguageServerClient, document: SyncedDo
       source: "typescript",
     })),
   );
-  const cached = client.published.get(document.uri);
-  client.published.set(document.uri, { version: document.version, diagnostics, sequence: cached?.sequence ?? 0 });
-  return { status: "fresh", diagnostics, via: "pull" };
+  return pulled(client, document, diagnostics);
 }

@@ -45,10 +45,7 @@ export async function syncDocument(
     client.documents.set(uri, { version: 1, text });
     client.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageIdFor(client.spec, extname(path)), version: 1, text } });
   } else if (open.text !== text) {
-    open.version += 1;
-    open.text = text;
-    // A change without a range replaces the whole text; every sync kind accepts it.
-    client.notify("textDocument/didChange", { textDocument: { uri, version: open.version }, contentChanges: [{ text }] });
+    sendChange(client, uri, open, text);
   } else {
     changed = false;
   }
@@ -79,11 +76,17 @@ export async function refreshOpenDocuments(client: LanguageServerClient, workdir
       }
       const now = client.documents.get(uri);
       if (!now || now !== open || now.text === text) return; // another sync got there first
-      now.version += 1;
-      now.text = text;
-      client.notify("textDocument/didChange", { textDocument: { uri, version: now.version }, contentChanges: [{ text }] });
+      sendChange(client, uri, now, text);
     }),
   );
+}
+
+/** The server's open copy replaced by `text`, with the next version. */
+function sendChange(client: LanguageServerClient, uri: string, open: { version: number; text: string }, text: string): void {
+  open.version += 1;
+  open.text = text;
+  // A change without a range replaces the whole text; every sync kind accepts it.
+  client.notify("textDocument/didChange", { textDocument: { uri, version: open.version }, contentChanges: [{ text }] });
 }
 
 /** Tells the server a file is gone or renamed away, so it stops reporting on a stale copy. */

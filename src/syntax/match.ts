@@ -51,12 +51,7 @@ export function findMatches(root: Node, pattern: Pattern, occurrences?: readonly
   const matches: NodeMatch[] = [];
   const steps = { left: MAX_MATCH_STEPS };
   for (const candidate of candidates) {
-    const env =
-      goal.kind === "node"
-        ? candidate.type === goal.type
-          ? matchSequence(goal.children, 0, significantChildren(candidate), 0, new Map(), steps, true)
-          : undefined
-        : matchNode(goal, candidate, new Map(), steps);
+    const env = matchNode(goal, candidate, new Map(), steps, true);
     if (!env) continue;
     const skipped = env.get(SKIPPED);
     const lastMatched = env.get(LAST_MATCHED);
@@ -163,7 +158,8 @@ function matchedEnd(goal: PatternNode, node: Node): number {
 type Env = Map<string, Capture>;
 type Steps = { left: number };
 
-function matchNode(goal: PatternNode, node: Node, env: Env, steps: Steps): Env | undefined {
+/** `root`: the node is the match itself, whose trailing children a rewrite keeps. */
+function matchNode(goal: PatternNode, node: Node, env: Env, steps: Steps, root = false): Env | undefined {
   switch (goal.kind) {
     case "meta":
       if (!goal.anyNode && !node.isNamed) return undefined;
@@ -172,7 +168,7 @@ function matchNode(goal: PatternNode, node: Node, env: Env, steps: Steps): Env |
       return node.type === goal.type && node.text === goal.text ? env : undefined;
     case "node":
       if (node.type !== goal.type) return undefined;
-      return matchSequence(goal.children, 0, significantChildren(node), 0, env, steps);
+      return matchSequence(goal.children, 0, significantChildren(node), 0, env, steps, root);
   }
 }
 
@@ -181,8 +177,10 @@ function significantChildren(node: Node): Node[] {
   return node.children.filter((c): c is Node => c !== null && !isTrivia(c) && !c.isMissing);
 }
 
-/** Matches pattern children from `i` against code children from `j`, backtracking over runs. */
-/** `root`: these are the match's own children, whose trailing ones a rewrite keeps. */
+/**
+ * Matches pattern children from `i` against code children from `j`, backtracking over runs.
+ * `root`: these are the match's own children, whose trailing ones a rewrite keeps.
+ */
 function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env, steps: Steps, root = false): Env | undefined {
   if (--steps.left < 0) throw new MatchBudgetExceeded();
   // ast-grep's "smart" strictness skips whatever trails once the pattern is used up:
@@ -300,8 +298,8 @@ function unwrapped(node: Node): Node {
 }
 
 /**
- * Equal as syntax: same token texts and, above the tokens, same node types, whatever the spacing and comments. Iterative:
- * an expression of 20,000 terms is that deep, past any call stack.
+ * Equal as syntax: same token texts and, above the tokens, same node types, whatever the spacing
+ * and comments. Iterative: an expression of 20,000 terms is that deep, past any call stack.
  */
 function sameSyntax(a: Node, b: Node): boolean {
   const pending: Array<[Node, Node]> = [[a, b]];

@@ -83,7 +83,7 @@ export function compilePattern(language: string, source: string, parser: Parser)
     try {
       const start = scaffold.before.length;
       const end = start + substituted.length;
-      const broken = tolerant ? firstBrokenNode(tree.rootNode, meta) : firstErrorNode(tree.rootNode);
+      const broken = firstBrokenNode(tree.rootNode, tolerant ? meta : () => undefined);
       if (broken) {
         failures.push(`${scaffold.context}: ${describeBreak(broken, start, fragment)}`);
         continue;
@@ -142,21 +142,11 @@ function metaMatcher(metaChar: string): (text: string) => PatternNode | undefine
   };
 }
 
-/** The first ERROR or MISSING node, none tolerated. */
-function firstErrorNode(node: Node): Node | undefined {
-  if (!node.hasError && !node.isMissing) return undefined;
-  if (node.isMissing || node.isError) return node;
-  for (const child of node.children) {
-    const broken = child && firstErrorNode(child);
-    if (broken) return broken;
-  }
-  return undefined;
-}
-
 /**
  * The first ERROR or MISSING node. A metavariable the grammar cannot place bare is tolerated — an
  * ERROR that is exactly `$$$BODY`, or a `;` missing right after one: `{ $$$BODY }` stands for
- * statements, and the terminators belong to the code matched.
+ * statements, and the terminators belong to the code matched. A `meta` that recognises nothing
+ * tolerates nothing (the strict pass).
  */
 function firstBrokenNode(node: Node, meta: (text: string) => PatternNode | undefined): Node | undefined {
   if (!node.hasError && !node.isMissing) return undefined;
