@@ -10,6 +10,8 @@ import { basename, join } from "node:path";
 
 export const TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64"] as const;
 export type Target = (typeof TARGETS)[number];
+/** What every archive holds beside the binary: a user's documentation, every link in it resolving there. */
+export const SHIPPED_FILES = ["README.md", "LICENSE", "docs"] as const;
 /** No release binary may grow past this. */
 export const SIZE_BUDGET_BYTES = 130 * 1024 * 1024;
 
