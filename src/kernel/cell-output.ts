@@ -83,6 +83,13 @@ export class CellOutput {
     }
   }
 
+  /** Output that belongs before everything the cell wrote (background work's, from between cells). */
+  lead(name: "stdout" | "stderr", text: string): void {
+    const run = new StreamRun(name);
+    this.droppedBytes += run.append(text);
+    this.items.unshift(run);
+  }
+
   display(data: MimeBundle, result: boolean): void {
     if (this.displays >= MAX_DISPLAYS && !result) {
       this.droppedDisplays++;

@@ -56,15 +56,19 @@ class Outbox:
         # Set in a forked child: line by line, as a terminal would. A pool worker is often ended by
         # SIGTERM, which no timed flush survives; whole lines keep two workers from mixing mid-line.
         self.eager = False
+        # Whether a cell runs now. Output is tagged when written, not when the sidecar reads it: text
+        # a thread wrote between cells and sent late is still background output, not the next cell's.
+        self.cell_running = False
 
     def add(self, name, text):
         if not text:
             return
+        between = not self.cell_running
         with self.lock:
-            if self.chunks and self.chunks[-1][0] == name:
+            if self.chunks and self.chunks[-1][0] == name and self.chunks[-1][2] == between:
                 self.chunks[-1][1].append(text)
             else:
-                self.chunks.append((name, [text]))
+                self.chunks.append((name, [text], between))
             self.size += len(text)
             full = self.size >= OUTBOX_MAX_CHARS
         if full or (self.eager and "\n" in text):
@@ -76,11 +80,14 @@ class Outbox:
         # A forked child shares the protocol pipe with its parent: its messages stay under PIPE_BUF
         # (4096 bytes; a character is at most 6 once JSON-escaped), so each write lands whole.
         step = FORKED_CHILD_MESSAGE_CHARS if self.eager else OUTBOX_MAX_CHARS
-        for name, parts in chunks:
+        for name, parts, between in chunks:
             text = "".join(parts)
             # One huge write still travels in bounded lines, so the sidecar never holds it whole.
             for start in range(0, len(text), step):
-                send({"type": "stream", "name": name, "text": text[start : start + step]})
+                message = {"type": "stream", "name": name, "text": text[start : start + step]}
+                if between:
+                    message["between"] = True
+                send(message)
 
 
 OUTBOX = Outbox()
@@ -450,6 +457,7 @@ def run_cell(message):
     filename = f"<cell {count}>"
     status = "ok"
     started = time.perf_counter()
+    OUTBOX.cell_running = True
     try:
         flags = ast.PyCF_ONLY_AST | getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
         try:
@@ -490,6 +498,7 @@ def run_cell(message):
     finally:
         elapsed = time.perf_counter() - started
     _drain_raw_output()
+    OUTBOX.cell_running = False
     send({"type": "done", "id": message["id"], "count": count, "status": status, "seconds": elapsed})
 
 

@@ -98,7 +98,9 @@ let callIds = 0;
 const STREAM_PIECE_CHARS = 64 * 1024;
 
 function stream(name: "stdout" | "stderr", text: string): void {
-  for (let start = 0; start < text.length; start += STREAM_PIECE_CHARS) send({ type: "stream", name, text: text.slice(start, start + STREAM_PIECE_CHARS) });
+  // Tagged when written: a timer's output between cells stays background output however late it is read.
+  const between = cellRunning ? {} : { between: true };
+  for (let start = 0; start < text.length; start += STREAM_PIECE_CHARS) send({ type: "stream", name, text: text.slice(start, start + STREAM_PIECE_CHARS), ...between });
 }
 
 /** Everything `console` has, routed through one Console writing to the protocol. */

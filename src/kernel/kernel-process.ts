@@ -161,12 +161,6 @@ export class KernelProcess {
     return new Promise<CellOutcome>((resolve) => {
       const onAbort = () => this.stopCell("cancelled");
       const output = new CellOutput();
-      if (this.betweenCells) {
-        const cut = this.betweenCellsCut > 0 ? `, its last ${BETWEEN_CELLS_CHARS} characters; ${this.betweenCellsCut} before them were dropped` : "";
-        output.stream("stderr", `(written by background work since the last cell${cut})\n${this.betweenCells}`);
-        this.betweenCells = "";
-        this.betweenCellsCut = 0;
-      }
       const cell: RunningCell = {
         output,
         budget: new InactivityBudget(options.inactivityMs, () => this.stopCell("timed_out")),
@@ -176,6 +170,7 @@ export class KernelProcess {
         finish: (ending) => {
           if (this.cell !== cell) return;
           this.cell = undefined;
+          this.takeBetweenCells(cell.output);
           // A pending wait for the sync mark would hold the cell, its output and its request until it fired.
           clearTimeout(cell.awaiting?.timer);
           cell.budget.stop();
@@ -206,10 +201,11 @@ export class KernelProcess {
       else this.send({ type: "tool_result", id: message.id, ok: false, denied: false, message: "tool() can only be called while a cell runs." });
       return;
     }
-    if (!cell) {
-      if (message.type === "stream") this.keepBetweenCells(message.text);
+    if (message.type === "stream" && (message.between || !cell)) {
+      this.keepBetweenCells(message.text);
       return;
     }
+    if (!cell) return;
     cell.budget.touch();
     switch (message.type) {
       case "stream":
@@ -276,6 +272,19 @@ export class KernelProcess {
       cell.output.stream("stderr", data);
     } else if (data && this.interpreter) this.keepBetweenCells(data);
     if (cell?.awaiting && cell.awaiting.mark <= this.syncedThrough) cell.finish(cell.awaiting.ending);
+  }
+
+  /**
+   * What background work wrote before this cell began heads its answer. It is taken when the cell
+   * ends, not when it starts: output written between cells may reach the sidecar after the next
+   * cell has begun (the kernel tags it), and it still belongs before the cell's own.
+   */
+  private takeBetweenCells(output: CellOutput): void {
+    if (!this.betweenCells) return;
+    const cut = this.betweenCellsCut > 0 ? `, its last ${BETWEEN_CELLS_CHARS} characters; ${this.betweenCellsCut} before them were dropped` : "";
+    output.lead("stderr", `(written by background work since the last cell${cut})\n${this.betweenCells}`);
+    this.betweenCells = "";
+    this.betweenCellsCut = 0;
   }
 
   private keepBetweenCells(text: string): void {

@@ -5,7 +5,8 @@ export type MimeBundle = Partial<Record<"text/plain" | "text/markdown" | "image/
 
 export type KernelMessage =
   | { type: "ready"; interpreter: string; version: string; pid: number }
-  | { type: "stream"; name: "stdout" | "stderr"; text: string }
+  /** `between`: written while no cell ran (a background thread), however late it arrives. */
+  | { type: "stream"; name: "stdout" | "stderr"; text: string; between?: boolean }
   | { type: "display"; data: MimeBundle; result?: boolean }
   | { type: "error"; ename: string; evalue: string; traceback: string }
   | { type: "done"; id: number; count: number; status: "ok" | "error" | "interrupted"; seconds: number; flush?: string }
