@@ -5,7 +5,7 @@ import { readFileInside } from "../workspace/paths.ts";
 import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from "./match.ts";
 import type { ParseCache } from "./parse-cache.ts";
 import { CompiledPatterns, type Pattern } from "./pattern.ts";
-import { applyReplacements, outermost, overwrittenWords, replacementFor } from "./rewrite.ts";
+import { applyReplacements, outermost, replacementFor } from "./rewrite.ts";
 import { TextFacts } from "./text-facts.ts";
 
 export interface FileRef {
@@ -170,8 +170,9 @@ export class FileSearcher {
         outcome.skipped = "not rewritten: it is not valid UTF-8, and writing it back would replace its undecodable bytes; fix its encoding first";
       } else {
         const kept = outermost(matches);
-        const replacements = kept.map((m) => replacementFor(text, m, job.rewrite!));
-        const overwritten = kept.flatMap((m) => overwrittenWords(m).map((word) => `\`${word.text}\` (line ${word.startPosition.row + 1})`));
+        const laid = kept.map((m) => replacementFor(text, m, job.rewrite!, pattern.source));
+        const replacements = laid.map(({ start, end, text: replaced }) => ({ start, end, text: replaced }));
+        const overwritten = laid.flatMap((r) => r.overwritten.map((word) => `\`${word.text}\` (line ${word.startPosition.row + 1})`));
         outcome.rewrite = { original: text, updated: applyReplacements(text, replacements), replacements, overwritten };
       }
     }

@@ -49,12 +49,13 @@ export const PATTERN_LANGUAGES: Record<string, PatternLanguage> = {
     metaChar: "µ",
     ladder: [statement("", ""), expression("__sg = (\n", "\n)"), member("class __Sg:\n    ", ""), declaration()],
   },
+  // Go ends every top-level declaration with a newline: without the last one, the parse has it missing.
   go: {
     metaChar: "µ",
     ladder: [
-      statement("package main\nfunc __sg() {\n", "\n}"),
+      statement("package main\nfunc __sg() {\n", "\n}\n"),
       expression("package main\nvar __sg = ", "\n"),
-      member("package main\ntype __Sg struct {\n", "\n}"),
+      member("package main\ntype __Sg struct {\n", "\n}\n"),
       declaration("package main\n", ""),
     ],
   },

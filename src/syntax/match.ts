@@ -1,10 +1,11 @@
 // The metavariable matcher, with ast-grep's semantics: unnamed code tokens the pattern does not
 // mention may be skipped, comments never count, and a repeated metavariable must capture equal syntax.
 import type { Node, TreeCursor } from "web-tree-sitter";
-import { isCommentType, isTrivia, type Pattern, type PatternNode } from "./pattern.ts";
+import { sameCapture, type Bindings, type Capture } from "./captures.ts";
+import { isCommentType, significantChildren, type Pattern, type PatternNode } from "./pattern.ts";
 
-export type Capture = { single: Node } | { run: Node[] };
-export type Bindings = ReadonlyMap<string, Capture>;
+export { captureSpan, type Bindings, type Capture } from "./captures.ts";
+
 
 /**
  * Matching work allowed per file: one unit per step, plus one per node a tried `$$$` run holds.
@@ -47,9 +48,13 @@ export interface NodeMatch {
  */
 export function findMatches(root: Node, pattern: Pattern, occurrences?: readonly number[]): NodeMatch[] {
   const goal = pattern.root;
+  const steps = { left: MAX_MATCH_STEPS };
+  if (pattern.sequence && goal.kind === "node") {
+    const found = candidateNodes(root, undefined, occurrences).flatMap((parent) => sequenceMatches(goal.children, significantChildren(parent), steps));
+    return found.sort(byPosition);
+  }
   const candidates = candidateNodes(root, goal.kind === "meta" ? undefined : goal.type, occurrences);
   const matches: NodeMatch[] = [];
-  const steps = { left: MAX_MATCH_STEPS };
   for (const candidate of candidates) {
     const env = matchNode(goal, candidate, new Map(), steps, true);
     if (!env) continue;
@@ -62,7 +67,51 @@ export function findMatches(root: Node, pattern: Pattern, occurrences?: readonly
     const rewriteEnd = lastMatched && "single" in lastMatched ? Math.min(end, lastMatched.single.endIndex) : end;
     matches.push({ node: candidate, end, rewriteEnd, bindings, skippedWords: skipped && "run" in skipped ? skipped.run : [] });
   }
-  return matches.sort((a, b) => a.node.startIndex - b.node.startIndex || b.end - a.end);
+  return matches.sort(byPosition);
+}
+
+/** Outermost first in document order: by start, then the longer match first. */
+function byPosition(a: NodeMatch, b: NodeMatch): number {
+  return a.node.startIndex - b.node.startIndex || b.end - a.end;
+}
+
+/**
+ * Every place the run of pattern children `goals` matches consecutive `nodes`. The first goal takes
+ * the node where a match starts, never a token skipped before it. A leading single metavariable
+ * takes a whole postfix chain, as a node would in other grammars: in Dart's flat `a.b.dispose()`
+ * (`a`, `.b`, `.dispose`, `()` side by side), `$O.dispose()` binds `$O` to `a.b`, and a match never
+ * starts inside the chain (at `.b`), which no expression does.
+ */
+function sequenceMatches(goals: PatternNode[], nodes: Node[], steps: Steps): NodeMatch[] {
+  const out: NodeMatch[] = [];
+  const [first, next] = goals;
+  if (!first || !next) return out;
+  const chainType = first.kind === "meta" && !first.multi && next.kind !== "meta" ? next.type : undefined;
+  for (let j = 0; j < nodes.length; j++) {
+    const starts: Array<{ env: Env; from: number }> = [];
+    if (chainType !== undefined && first.kind === "meta") {
+      if (nodes[j]!.type === chainType || !nodes[j]!.isNamed) continue;
+      // The chain: the node at j and the selectors after it, each length a candidate (outer matches too).
+      for (let k = j + 1; k <= nodes.length && (k === j + 1 || nodes[k - 1]!.type === chainType); k++) {
+        const env = bind(first, k === j + 1 ? { single: nodes[j]! } : { run: nodes.slice(j, k) }, new Map());
+        if (env) starts.push({ env, from: k });
+      }
+    } else {
+      const env = matchNode(first, nodes[j]!, new Map(), steps);
+      if (env) starts.push({ env, from: j + 1 });
+    }
+    for (const { env: start, from } of starts) {
+      const env = matchSequence(goals, 1, nodes, from, start, steps, "sequence");
+      if (!env) continue;
+      const last = env.get(LAST_MATCHED);
+      const end = last && "single" in last ? last.single.endIndex : nodes[nodes.length - 1]!.endIndex;
+      const bindings = new Map(env);
+      bindings.delete(SKIPPED);
+      bindings.delete(LAST_MATCHED);
+      out.push({ node: nodes[j]!, end, rewriteEnd: end, bindings, skippedWords: [] });
+    }
+  }
+  return out;
 }
 
 /**
@@ -158,6 +207,12 @@ function matchedEnd(goal: PatternNode, node: Node): number {
 type Env = Map<string, Capture>;
 type Steps = { left: number };
 
+/**
+ * Whose children are matched: `true`, the match's own (a rewrite keeps the trailing ones);
+ * "sequence", a sequence pattern's, which ends where its last goal matched.
+ */
+type Role = boolean | "sequence";
+
 /** `root`: the node is the match itself, whose trailing children a rewrite keeps. */
 function matchNode(goal: PatternNode, node: Node, env: Env, steps: Steps, root = false): Env | undefined {
   switch (goal.kind) {
@@ -172,20 +227,15 @@ function matchNode(goal: PatternNode, node: Node, env: Env, steps: Steps, root =
   }
 }
 
-/** Children that take part in matching: no comments or other extras (Python's `\` line continuation), nothing missing. */
-function significantChildren(node: Node): Node[] {
-  return node.children.filter((c): c is Node => c !== null && !isTrivia(c) && !c.isMissing);
-}
-
 /**
  * Matches pattern children from `i` against code children from `j`, backtracking over runs.
  * `root`: these are the match's own children, whose trailing ones a rewrite keeps.
  */
-function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env, steps: Steps, root = false): Env | undefined {
+function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env, steps: Steps, root: Role = false): Env | undefined {
   if (--steps.left < 0) throw new MatchBudgetExceeded();
   // ast-grep's "smart" strictness skips whatever trails once the pattern is used up:
   // `raise $E($$$A)` matches `raise E(x) from err`.
-  if (i === goals.length) return root && j > 0 && j < nodes.length ? withLastMatched(env, nodes[j - 1]!) : env;
+  if (i === goals.length) return j > 0 && (root === "sequence" || (root && j < nodes.length)) ? withLastMatched(env, nodes[j - 1]!) : env;
   const goal = goals[i]!;
   if (goal.kind === "meta" && goal.multi) return matchRun(goal, goals, i, nodes, j, env, steps, root);
   if (j < nodes.length) {
@@ -211,7 +261,7 @@ function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number
 }
 
 /** A `$$$` run: shortest first, as ast-grep does (it stops where the rest of the pattern matches). */
-function matchRun(goal: PatternNode & { kind: "meta" }, goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env, steps: Steps, root: boolean): Env | undefined {
+function matchRun(goal: PatternNode & { kind: "meta" }, goals: PatternNode[], i: number, nodes: Node[], j: number, env: Env, steps: Steps, root: Role): Env | undefined {
   // The pattern's last child: the run takes everything left, so `return $$$A` captures the value.
   if (i === goals.length - 1) {
     steps.left -= nodes.length - j;
@@ -276,79 +326,4 @@ function bind(goal: PatternNode & { kind: "meta" }, capture: Capture, env: Env):
   const next = new Map(env);
   next.set(goal.name, capture);
   return next;
-}
-
-function sameCapture(a: Capture, b: Capture): boolean {
-  const left = "single" in a ? [unwrapped(a.single)] : a.run;
-  const right = "single" in b ? [unwrapped(b.single)] : b.run;
-  return left.length === right.length && left.every((node, k) => sameSyntax(node, right[k]!));
-}
-
-/**
- * The innermost node spanning the same code: where a grammar wraps one side of `$X = append($X, $Y)`
- * (Go's expression_list, Lua's variable_list) the two captures of `$X` still compare equal.
- */
-function unwrapped(node: Node): Node {
-  for (;;) {
-    const children = significantChildren(node);
-    const only = children.length === 1 ? children[0]! : undefined;
-    if (!only || only.startIndex !== node.startIndex || only.endIndex !== node.endIndex) return node;
-    node = only;
-  }
-}
-
-/**
- * Equal as syntax: same token texts and, above the tokens, same node types, whatever the spacing
- * and comments. Iterative: an expression of 20,000 terms is that deep, past any call stack.
- */
-function sameSyntax(a: Node, b: Node): boolean {
-  const pending: Array<[Node, Node]> = [[a, b]];
-  for (let pair = pending.pop(); pair; pair = pending.pop()) {
-    const [x, y] = pair;
-    const left = significantChildren(x);
-    const right = significantChildren(y);
-    if (left.length !== right.length) return false;
-    // Tokens compare by text alone, as in ast-grep: `this.$A = $A` captures a property_identifier
-    // and an identifier, both `x`. Larger nodes must also be of one type.
-    if (left.length === 0) {
-      if (x.text !== y.text) return false;
-      continue;
-    }
-    if (x.type !== y.type) return false;
-    for (let k = 0; k < left.length; k++) pending.push([left[k]!, right[k]!]);
-  }
-  return true;
-}
-
-/** The source span a capture covers; an empty run is an empty span at `fallback`. */
-export function captureSpan(capture: Capture, fallback: number): { start: number; end: number } {
-  if ("single" in capture) return { start: capture.single.startIndex, end: capture.single.endIndex };
-  if (capture.run.length === 0) return { start: fallback, end: fallback };
-  // Comments at the run's edges (a body's first or last line) belong to it: a rewrite that puts
-  // `$$$B` back must not drop them.
-  return { start: withCommentsBefore(capture.run[0]!).startIndex, end: withCommentsAfter(capture.run[capture.run.length - 1]!).endIndex };
-}
-
-/**
- * The first of the comments right before `node`, or `node`. Where the node opens its parent (a
- * Python block opens with its first statement) the comments before the parent count too: Python
- * puts a body's leading comment beside the block, not in it.
- */
-function withCommentsBefore(node: Node): Node {
-  let first = node;
-  for (;;) {
-    const previous = first.previousSibling ?? (first.parent?.startIndex === first.startIndex ? first.parent.previousSibling : null);
-    if (!previous || !isCommentType(previous.type)) return first;
-    first = previous;
-  }
-}
-
-/** The last of the comments right after `node`, or `node`; the mirror of withCommentsBefore. */
-function withCommentsAfter(node: Node): Node {
-  let last = node;
-  for (;;) {
-    const next = last.nextSibling ?? (last.parent?.endIndex === last.endIndex ? last.parent.nextSibling : null);
-    if (!next || !isCommentType(next.type)) return last;
-    last = next;
-  }
 }

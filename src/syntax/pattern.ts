@@ -23,6 +23,12 @@ export interface Pattern {
   /** Names of binding metavariables, in order of appearance. */
   metavariables: string[];
   /**
+   * The root's children are a run of siblings to find inside any node, not a node of the root's
+   * type: Dart's grammar has no call node (`foo(1)` is an identifier and a selector side by side in
+   * whatever holds them), so an expression statement the scaffold's `;` made stands for its parts.
+   */
+  sequence: boolean;
+  /**
    * The node the fragment parsed as also took a terminator from the scaffold (`print(a)` in Dart is
    * an expression statement with its `;`): a match then ends where the fragment's tokens end.
    */
@@ -46,6 +52,11 @@ export function isCommentType(type: string): boolean {
  */
 export function isTrivia(node: Node): boolean {
   return (node.isExtra && !node.isError) || isCommentType(node.type);
+}
+
+/** Children that take part in matching: no comments or other extras (Python's `\` line continuation), nothing missing. */
+export function significantChildren(node: Node): Node[] {
+  return node.children.filter((c): c is Node => c !== null && !isTrivia(c) && !c.isMissing);
 }
 
 /** Patterns compiled before, by language and source: agents repeat a search, and each compile parses. */
@@ -93,7 +104,8 @@ export function compilePattern(language: string, source: string, parser: Parser)
         failures.push(`${scaffold.context}: the fragment is not one syntax node (several statements or a partial one)`);
         continue;
       }
-      const root = toPatternNode(target, end, meta);
+      const sequence = standsForItsParts(target, end);
+      const root = sequence ? { kind: "node" as const, type: target.type, children: partsOf(target, end).map((c) => toPatternNode(c, end, meta)) } : toPatternNode(target, end, meta);
       if (countMetas(root) < (fragment.match(META_IN_SOURCE)?.length ?? 0)) {
         failures.push(`${scaffold.context}: a metavariable was lost in the parse`);
         continue;
@@ -102,7 +114,7 @@ export function compilePattern(language: string, source: string, parser: Parser)
       const wordLiterals = new Set<string>();
       const metavariables: string[] = [];
       collect(root, literals, wordLiterals, metavariables);
-      const endsBeforeTerminator = target.endIndex > end;
+      const endsBeforeTerminator = !sequence && target.endIndex > end;
       return {
         language,
         source: fragment,
@@ -111,6 +123,7 @@ export function compilePattern(language: string, source: string, parser: Parser)
         literals: [...literals],
         wordLiterals: [...wordLiterals],
         metavariables,
+        sequence,
         endsBeforeTerminator,
       };
     } finally {
@@ -181,8 +194,24 @@ function spanningNode(root: Node, start: number, end: number, text: string): Nod
   return node;
 }
 
+/** The node's children that take part in matching and lie in the fragment (a scaffold `;` does not). */
+function partsOf(node: Node, fragmentEnd: number): Node[] {
+  return node.children.filter((c) => !c.isMissing && !isTrivia(c) && c.startIndex < fragmentEnd && c.endIndex > c.startIndex);
+}
+
+/**
+ * An expression statement that exists only because the scaffold's `;` ended it, and whose fragment
+ * is several siblings (no one node spans the expression): Dart's `foo($A)` or `$O.dispose()`.
+ */
+function standsForItsParts(node: Node, fragmentEnd: number): boolean {
+  return node.type === "expression_statement" && node.endIndex > fragmentEnd && partsOf(node, fragmentEnd).length >= 2;
+}
+
 function toPatternNode(node: Node, fragmentEnd: number, meta: (text: string) => PatternNode | undefined): PatternNode {
-  const asMeta = meta(node.text);
+  // Only the fragment's part of the text counts: `if ($C) $S` in C parses `$S` with the scaffold's
+  // `;` as an expression statement, which stands for any statement, as in ast-grep (whose parse of
+  // the bare pattern has the `;` missing).
+  const asMeta = meta(node.endIndex > fragmentEnd ? node.text.slice(0, Math.max(0, fragmentEnd - node.startIndex)).trimEnd() : node.text);
   if (asMeta) {
     // A `$$$` that is a whole indented body (Python's block > statement > name, all the same text)
     // stands for the block's statements, not for the block and whatever follows it: in
@@ -192,9 +221,7 @@ function toPatternNode(node: Node, fragmentEnd: number, meta: (text: string) => 
     return asMeta;
   }
   if (node.childCount === 0) return { kind: "leaf", type: node.type, text: node.text };
-  const children = node.children
-    .filter((c) => !c.isMissing && !isTrivia(c) && c.startIndex < fragmentEnd && c.endIndex > c.startIndex)
-    .map((c) => toPatternNode(c, fragmentEnd, meta));
+  const children = partsOf(node, fragmentEnd).map((c) => toPatternNode(c, fragmentEnd, meta));
   // A statement that is only a `$$$` run and its terminator stands for the run itself: C's
   // `case $V: $$$B` (the scaffold's `;` wraps $$$B in an expression statement) must take every
   // statement of the case, not the inside of its first one.

@@ -2,6 +2,7 @@
 // only the outermost of nested matches replaced.
 import type { Node } from "web-tree-sitter";
 import { captureSpan, type NodeMatch } from "./match.ts";
+import { alignPieces, layoutInSource, piecesOf } from "./rewrite-layout.ts";
 
 export interface Replacement {
   start: number;
@@ -29,20 +30,58 @@ export function outermost(matches: readonly NodeMatch[]): NodeMatch[] {
   return kept;
 }
 
-export function replacementFor(source: string, match: NodeMatch, template: string): Replacement {
+/**
+ * The replacement text of one match. `pattern` is the pattern's source: wherever the template repeats
+ * it, the code's own text between the pieces is kept (its line breaks, comments, a trailing comma),
+ * so an identity rewrite changes nothing.
+ */
+export function replacementFor(source: string, match: NodeMatch, template: string, pattern: string): Replacement & { overwritten: Node[] } {
   const start = replacedFrom(match);
-  const expanded = withoutSeparatorsOfEmptyRuns(template, match).replace(TEMPLATE_META, (whole, multi: string | undefined, single: string | undefined, offset: number) => {
-    const capture = match.bindings.get((multi ?? single)!);
-    if (!capture) return "";
+  const lineIndent = indentOfLine(source, start);
+  const ours = piecesOf(withoutSeparatorsOfEmptyRuns(template, match));
+  const theirs = piecesOf(pattern);
+  const layout = layoutInSource(theirs, source, start, match.rewriteEnd, match.bindings);
+  const repeats = alignPieces(ours.pieces, theirs.pieces);
+  // The template's own text is indented to the line where the match starts; the code's is as it was.
+  // A line break at a gap's end is followed by the next piece, so its line is indented too.
+  const fromTemplate = (text: string) => text.replace(/\n(?!\n)/g, `\n${lineIndent}`);
+  let out = "";
+  /** Spans of the code written back as they were: a skipped keyword inside one is kept, not overwritten. */
+  const keptSpans: Array<{ start: number; end: number }> = [];
+  const keep = (text: string | undefined, at: number | undefined) => {
+    if (text !== undefined && at !== undefined) keptSpans.push({ start: at, end: at + text.length });
+    return text;
+  };
+  // The indentation of the line the replacement has reached; its first line is the match's.
+  const indentHere = (text: string) => (text.includes("\n") ? indentOfLine(text, text.length) : lineIndent);
+  ours.pieces.forEach((piece, t) => {
+    const q = repeats[t]!;
+    const keptGap = t > 0 && q > 0 && repeats[t - 1] === q - 1 ? keep(layout.gaps[q], layout.gapStarts[q]) : undefined;
+    out += keptGap ?? fromTemplate(ours.gaps[t]!);
+    if (piece.kind === "text") {
+      out += (q >= 0 ? keep(layout.texts[q], layout.textStarts[q]) : undefined) ?? fromTemplate(piece.text);
+      return;
+    }
+    const capture = match.bindings.get(piece.name);
+    if (!capture) return;
     const span = captureSpan(capture, start);
     const value = source.slice(span.start, span.end);
-    // A multi-line capture keeps its shape: its own indentation is swapped for the template line's.
-    return reindent(value, indentOfLine(source, span.start), indentBefore(template, offset));
+    const from = indentOfLine(source, span.start);
+    // A multi-line capture that began its own line (a Python body) keeps its own line, indented as
+    // it was under the match's first line: joined onto the template's line it would not parse.
+    if (value.includes("\n") && keptGap === undefined && startsItsLine(source, span.start) && /\S/.test(out.slice(out.lastIndexOf("\n") + 1))) {
+      out = `${out.trimEnd()}\n${indentHere(out)}${from.startsWith(lineIndent) ? from.slice(lineIndent.length) : ""}`;
+    }
+    // A multi-line capture keeps its shape: its own indentation is swapped for its new line's.
+    out += reindent(value, from, indentHere(out));
   });
-  // The template's own later lines are indented to the line where the match starts.
-  const lineIndent = indentOfLine(source, start);
-  const text = expanded.replace(/\n(?=[^\n])/g, `\n${lineIndent}`);
-  return { start, end: match.rewriteEnd, text };
+  out += ours.gaps[ours.pieces.length]!.replace(/\n(?=[^\n])/g, `\n${lineIndent}`);
+  const overwritten = match.skippedWords.filter((word) => word.startIndex >= start && !keptSpans.some((span) => span.start <= word.startIndex && word.endIndex <= span.end));
+  return { start, end: match.rewriteEnd, text: out, overwritten };
+}
+
+function startsItsLine(source: string, index: number): boolean {
+  return /^[ \t]*$/.test(source.slice(source.lastIndexOf("\n", index - 1) + 1, index));
 }
 
 /**
@@ -57,12 +96,6 @@ function replacedFrom(match: NodeMatch): number {
     if (child && !skipped.has(child.startIndex)) return child.startIndex;
   }
   return match.node.startIndex;
-}
-
-/** Keywords a replacement overwrites though the pattern never mentioned them (skipped inside the match). */
-export function overwrittenWords(match: NodeMatch): Node[] {
-  const kept = replacedFrom(match);
-  return match.skippedWords.filter((word) => word.startIndex >= kept);
 }
 
 /**
@@ -93,7 +126,7 @@ export function applyReplacements(source: string, replacements: readonly Replace
 }
 
 function reindent(value: string, from: string, to: string): string {
-  if (!value.includes("\n")) return value;
+  if (!value.includes("\n") || from === to) return value;
   return value
     .split("\n")
     .map((line, k) => (k === 0 ? line : to + (line.startsWith(from) ? line.slice(from.length) : line.trimStart())))
@@ -103,8 +136,4 @@ function reindent(value: string, from: string, to: string): string {
 function indentOfLine(source: string, index: number): string {
   const lineStart = source.lastIndexOf("\n", index - 1) + 1;
   return /^[ \t]*/.exec(source.slice(lineStart, index))![0];
-}
-
-function indentBefore(template: string, offset: number): string {
-  return indentOfLine(template, offset);
 }

@@ -156,7 +156,7 @@ describe("rewrites keep the code the pattern does not name", () => {
     expect(js.data.diff).toContain("+  return wrap(a + b)");
   });
 
-  test("a keyword skipped at the start of a match (async) stays; a skipped one inside is reported", async () => {
+  test("a keyword skipped at the start of a match (async) stays; one inside stays where the template repeats the pattern there, else it is reported", async () => {
     await using dir = await tempDir();
     await dir.write({ "a.js": "async function a() {}\nfunction b() {}\n", "e.js": "export async function c() {}\n" });
     await using t = await startTestRun(dir.path, PARSER);
@@ -164,8 +164,11 @@ describe("rewrites keep the code the pattern does not name", () => {
     const kept = await call(client, "ast_edit", { pattern: "function $A() {}", rewrite: "function $A() { log(); }", path: "a.js" });
     expect(kept.data.diff).toContain("+async function a() { log(); }\n+function b() { log(); }");
     expect(kept.data.notes).toEqual([]);
-    const inside = await call(client, "ast_edit", { pattern: "export function $A() {}", rewrite: "export function $A() { log(); }", path: "e.js" });
-    expect(inside.data.diff).toContain("+export function c() { log(); }");
+    const repeated = await call(client, "ast_edit", { pattern: "export function $A() {}", rewrite: "export function $A() { log(); }", path: "e.js" });
+    expect(repeated.data.diff).toContain("+export async function c() { log(); }");
+    expect(repeated.data.notes).toEqual([]);
+    const inside = await call(client, "ast_edit", { pattern: "export function $A() {}", rewrite: "export const $A = () => { log(); }", path: "e.js" });
+    expect(inside.data.diff).toContain("+export const c = () => { log(); }");
     expect(inside.text).toContain("e.js: the rewrite replaces `async` (line 1), which the pattern does not mention");
   });
 
@@ -266,7 +269,8 @@ describe("rewrites of real code stay valid and keep what the pattern does not na
       code: "int f(int c) {\n    switch (c) {\n    case 1:\n        a();\n        break;\n    }\n    return 0;\n}\n",
       pattern: "case $V: $$$B",
       rewrite: "case $V: { $$$B }",
-      expected: "int f(int c) {\n    switch (c) {\n    case 1: { a();\n    break; }\n    }\n    return 0;\n}\n",
+      // The statements began their own lines, so they keep them (and their indentation).
+      expected: "int f(int c) {\n    switch (c) {\n    case 1: {\n        a();\n        break; }\n    }\n    return 0;\n}\n",
     },
     {
       name: "a run that captured nothing takes its comma out of the rewrite",

@@ -62,6 +62,28 @@ export const DIFFERENTIAL_CASES: DifferentialCase[] = [
     patterns: ["$V.push_back($X)", "return $R;", "$A + 1"],
   },
   {
+    // A metavariable in statement position stands for any statement, not only an expression one.
+    language: "c",
+    astGrepLanguage: "c",
+    file: "s.c",
+    code: `void f(int n) {\n  if (n) g(n);\n  if (n) { g(n); }\n  if (n) return;\n  while (n) n--;\n  while (n) { n--; }\n  for (i = 0; i < n; i++) g(i);\n  for (i = 0; i < n; i++) { g(i); }\n}\n`,
+    patterns: ["if ($C) $S", "while ($C) $BODY", "for ($I; $C; $U) $BODY"],
+  },
+  {
+    language: "cpp",
+    astGrepLanguage: "cpp",
+    file: "s.cpp",
+    code: `void f(int n) {\n  if (n) g(n);\n  if (n) { g(n); }\n  if (n) return;\n  while (n) n--;\n  while (n) { n--; }\n  for (int i = 0; i < n; i++) g(i);\n  for (int i = 0; i < n; i++) { g(i); }\n}\n`,
+    patterns: ["if ($C) $S", "while ($C) $BODY", "for (int $I = $S; $C; $U) $BODY"],
+  },
+  {
+    language: "java",
+    astGrepLanguage: "java",
+    file: "S.java",
+    code: `class S {\n  void f(int n) {\n    if (n > 0) g(n);\n    if (n > 1) { g(n); }\n    if (n > 2) return;\n    while (n > 0) n--;\n    while (n > 0) { n--; }\n    for (int i = 0; i < n; i++) g(i);\n    for (int i = 0; i < n; i++) { g(i); }\n  }\n}\n`,
+    patterns: ["if ($C) $S", "while ($C) $BODY", "for (int $I = $S; $C; $U) $BODY"],
+  },
+  {
     language: "java",
     astGrepLanguage: "java",
     file: "A.java",
@@ -111,6 +133,35 @@ export const DIFFERENTIAL_CASES: DifferentialCase[] = [
     file: "a.php",
     code: `<?php\necho strlen($s);\n$y = strlen("abc");\nfunction f($a) { return $a; }\n`,
     patterns: ["strlen($A)", "return $R;"],
+  },
+];
+
+/**
+ * Patterns that ast-grep's plain top-level parse cannot place but the same pattern inside a context
+ * (ast-grep's `context` + `selector` rule) can: sidecar's ladder must find what that rule finds.
+ * ast-grep's Dart grammar is newer, with call and member nodes; sidecar's (the newest that loads in
+ * web-tree-sitter 0.27) lays a call out flat, as an identifier and selectors side by side.
+ */
+export const CONTEXT_CASES: Array<DifferentialCase & { context: string; selector: string }> = [
+  {
+    language: "go",
+    astGrepLanguage: "go",
+    file: "a.go",
+    code: "package main\n\ntype User struct {\n\tName string\n\tAge  int\n\tNick string `json:\"n\"`\n}\n",
+    patterns: ["$F string"],
+    context: "type T struct { PATTERN }",
+    selector: "field_declaration",
+  },
+  {
+    language: "dart",
+    astGrepLanguage: "dart",
+    file: "a.dart",
+    code:
+      "void f() {\n  foo(1);\n  final x = foo(2);\n  bar(foo(4));\n  foo(5).then((v) => v);\n  var l = [foo(6)];\n  if (foo(7)) {}\n" +
+      "  a.dispose();\n  this.b.dispose();\n  c.d(1).e.dispose();\n  x?.dispose();\n}\nint g() {\n  return foo(3);\n}\n",
+    patterns: ["foo($A)", "$O.dispose()"],
+    context: "void f() { PATTERN; }",
+    selector: "call_expression",
   },
 ];
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { SyntaxService } from "../../src/syntax/service.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { DIFFERENTIAL_CASES, LADDER_ONLY_CASES } from "./differential-cases.ts";
+import { CONTEXT_CASES, DIFFERENTIAL_CASES, LADDER_ONLY_CASES, type DifferentialCase } from "./differential-cases.ts";
 
 const AST_GREP = join(import.meta.dir, "../../node_modules/.bin/ast-grep");
 
@@ -15,20 +15,38 @@ interface AstGrepMatch {
   range: { start: { line: number; column: number }; end: { line: number; column: number } };
 }
 
-function astGrep(pattern: string, language: string, file: string): string[] {
+/** ast-grep's matches as `line:column-line:column first line of text`; `rule` is a YAML rule for `scan`. */
+function astGrep(pattern: string, language: string, file: string, rule?: string): string[] {
   if (!existsSync(AST_GREP)) throw new Error("ast-grep CLI missing: run `npm ci` (devDependency @ast-grep/cli).");
+  const args = rule === undefined ? ["run", "-p", pattern, "-l", language, "--json=compact", file] : ["scan", "--inline-rules", rule, "--json=compact", file];
   let out: string;
   try {
-    out = execFileSync(AST_GREP, ["run", "-p", pattern, "-l", language, "--json=compact", file], { encoding: "utf8", stdio: "pipe" });
+    out = execFileSync(AST_GREP, args, { encoding: "utf8", stdio: "pipe" });
   } catch (error) {
     // ast-grep exits 1 when nothing matched; its JSON answer is still on stdout.
     const failed = error as { status?: number; stdout?: string };
     if (failed.status !== 1 || failed.stdout === undefined) throw error;
     out = failed.stdout;
   }
-  return (JSON.parse(out) as AstGrepMatch[]).map(
-    (m) => `${m.range.start.line + 1}:${m.range.start.column + 1}-${m.range.end.line + 1}:${m.range.end.column + 1} ${m.text.split("\n")[0]}`,
-  );
+  return (JSON.parse(out) as AstGrepMatch[])
+    .map((m) => `${m.range.start.line + 1}:${m.range.start.column + 1}-${m.range.end.line + 1}:${m.range.end.column + 1} ${m.text.split("\n")[0]}`)
+    .sort(byPosition);
+}
+
+function byPosition(a: string, b: string): number {
+  const [al, ac] = a.split(/[:-]/).map(Number);
+  const [bl, bc] = b.split(/[:-]/).map(Number);
+  return al! - bl! || ac! - bc!;
+}
+
+async function ours(c: DifferentialCase, pattern: string, dir: string): Promise<string[]> {
+  const syntax = new SyntaxService({ workdir: dir, source: bunPrimitives.grammars, workers: 0 });
+  try {
+    const answer = await syntax.search({ pattern, path: c.file, language: c.language });
+    return answer.outcomes.flatMap((o) => o.matches.map((m) => `${m.start.line}:${m.start.column}-${m.end.line}:${m.end.column} ${m.text.split("\n")[0]}`));
+  } finally {
+    await syntax.close();
+  }
 }
 
 describe("matches agree with the ast-grep CLI", () => {
@@ -42,18 +60,28 @@ describe("matches agree with the ast-grep CLI", () => {
   test.each(cases)("%s: %s", async (_language, pattern, c) => {
     await using dir = await tempDir();
     await dir.write({ [c.file]: c.code });
-    const syntax = new SyntaxService({ workdir: dir.path, source: bunPrimitives.grammars, workers: 0 });
-    try {
-      const answer = await syntax.search({ pattern, path: c.file });
-      const ours = answer.outcomes.flatMap((o) =>
-        o.matches.map((m) => `${m.start.line}:${m.start.column}-${m.end.line}:${m.end.column} ${m.text.split("\n")[0]}`),
-      );
-      const theirs = astGrep(pattern, c.astGrepLanguage, join(dir.path, c.file));
-      expect(theirs.length).toBeGreaterThan(0); // a case both sides miss proves nothing
-      expect(ours).toEqual(theirs);
-    } finally {
-      await syntax.close();
-    }
+    const theirs = astGrep(pattern, c.astGrepLanguage, join(dir.path, c.file));
+    expect(theirs.length).toBeGreaterThan(0); // a case both sides miss proves nothing
+    expect(await ours(c, pattern, dir.path)).toEqual(theirs);
+  });
+});
+
+describe("a bare pattern finds what ast-grep finds with the pattern put in a context", () => {
+  const cases = CONTEXT_CASES.flatMap((c) => c.patterns.map((pattern) => [c.language, pattern, c] as const));
+  test.each(cases)("%s: %s", async (_language, pattern, c) => {
+    await using dir = await tempDir();
+    await dir.write({ [c.file]: c.code });
+    const rule = [
+      "id: differential",
+      `language: ${c.astGrepLanguage}`,
+      "rule:",
+      "  pattern:",
+      `    context: ${JSON.stringify(c.context.replace("PATTERN", pattern))}`,
+      `    selector: ${c.selector}`,
+    ].join("\n");
+    const theirs = astGrep(pattern, c.astGrepLanguage, join(dir.path, c.file), rule);
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(await ours(c, pattern, dir.path)).toEqual(theirs);
   });
 });
 
@@ -66,6 +94,42 @@ describe("the context ladder finds calls ast-grep's plain parse misreads", () =>
       const answer = await syntax.search({ pattern, path: c.file });
       expect(answer.outcomes.flatMap((o) => o.matches.map((m) => m.text))).toEqual(c.expected);
       expect(astGrep(pattern, c.astGrepLanguage, join(dir.path, c.file))).toEqual([]);
+    } finally {
+      await syntax.close();
+    }
+  });
+});
+
+describe("an identity rewrite finds what ast-grep finds and changes nothing", () => {
+  const cases: Array<DifferentialCase & { pattern: string }> = [
+    {
+      // ast-grep's own rewrite joins `x = 1` onto the `def` line and dedents the rest to module level.
+      language: "python",
+      astGrepLanguage: "python",
+      file: "a.py",
+      code: "class A:\n    def f(self, a):\n        x = 1\n        return x\n\ndef g():\n    # c\n    y = 2\n    if y:\n        pass\n    return y\n",
+      patterns: [],
+      pattern: "def $F($$$A): $$$B",
+    },
+    {
+      language: "javascript",
+      astGrepLanguage: "javascript",
+      file: "a.js",
+      code: "foo(\n  a,\n  b, // c\n);\nfoo(1,2);\nfoo(/* x */ 3, 4)\n",
+      patterns: [],
+      pattern: "foo($A, $B)",
+    },
+  ];
+  test.each(cases.map((c) => [c.language, c.pattern, c] as const))("%s: %s", async (_language, pattern, c) => {
+    await using dir = await tempDir();
+    await dir.write({ [c.file]: c.code });
+    const theirs = astGrep(pattern, c.astGrepLanguage, join(dir.path, c.file));
+    expect(theirs.length).toBeGreaterThan(1);
+    expect(await ours(c, pattern, dir.path)).toEqual(theirs);
+    const syntax = new SyntaxService({ workdir: dir.path, source: bunPrimitives.grammars, workers: 0 });
+    try {
+      const answer = await syntax.search({ pattern, path: c.file, rewrite: pattern });
+      expect(answer.outcomes[0]!.rewrite!.updated).toBe(c.code);
     } finally {
       await syntax.close();
     }
