@@ -17,6 +17,8 @@ APT_PACKAGES=(
   chromium
   # release smoke test of the arm64 binary under emulation
   qemu-user-static libc6-arm64-cross
+  # shell completion scripts (sidecar completion), loaded in the real shells
+  zsh fish
 )
 
 apt_retry() {

@@ -1,20 +1,17 @@
 // The sidecar binary's entry point (Bun): parse the command line and dispatch.
-import { parseCommandLine, UsageError } from "./cli/args.ts";
+import { parseCommandLine } from "./cli/args.ts";
 import { reportFailure } from "./cli/failure.ts";
-import { HELP } from "./cli/help.ts";
+import { printHelp } from "./cli/help.ts";
 import { bunPrimitives } from "./runtime/bun.ts";
 import { COMMIT, VERSION } from "./version.ts";
 
 async function main(argv: readonly string[]): Promise<number> {
-  const { command, flags } = parseCommandLine(argv);
+  const { command, flags, rest } = parseCommandLine(argv);
   if (flags.version) {
     process.stdout.write(`sidecar ${VERSION} (${COMMIT})\n`);
     return 0;
   }
-  if (flags.help || command === undefined || command === "help") {
-    process.stdout.write(HELP);
-    return command === undefined && !flags.help ? 2 : 0;
-  }
+  if (flags.help || command === undefined || command === "help") return printHelp(command, flags, rest);
   switch (command) {
     // Commands load lazily: a kernel or `--version` should not pay for the HTTP server and the MCP SDK.
     case "serve":
@@ -24,10 +21,14 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import("./cli/tools.ts")).toolsCommand(flags, bunPrimitives);
     case "doctor":
       return (await import("./cli/doctor.ts")).doctorCommand(flags, bunPrimitives);
+    case "check-config":
+      return (await import("./cli/check-config.ts")).checkConfigCommand(rest[0]!, flags, bunPrimitives);
+    case "completion":
+      return (await import("./cli/completion.ts")).completionCommand(rest);
     case "__kernel-js": // hidden: the eval tool's JavaScript kernel (JS_KERNEL_COMMAND), started by the sidecar itself
       return (await import("./kernel/js-kernel.bun.ts")).runJavaScriptKernel();
     default:
-      throw new UsageError(`Unknown command ${JSON.stringify(command)}. Commands: serve, tools, doctor. Run \`sidecar --help\`.`);
+      throw new Error(`The command ${JSON.stringify(command)} is in the command table but not dispatched here.`);
   }
 }
 

@@ -1,40 +1,86 @@
-// The text of `sidecar --help`: every command and flag.
+// The help texts: `sidecar --help` lists the commands, `sidecar help COMMAND` documents one; both from the command table.
 import { VERSION } from "../version.ts";
+import { UsageError, type CliFlags } from "./args.ts";
+import { commandNamed, flagsOf, HELP_FLAG, VERSION_FLAG, visibleCommands, type CommandSpec, type FlagSpec } from "./commands.ts";
+import { nearest } from "./suggest.ts";
 
-export const HELP = `sidecar ${VERSION} — server-bound MCP tools for one AI-agent run
+const FLAG_COLUMN = 28;
+/** Help lines stay within a classic terminal's width. */
+const WIDTH = 100;
 
-Usage:
-  sidecar serve [--config run.json] [--workdir DIR] [--listen HOST:PORT] [--allow-remote] [--outlive-parent]
-      Serve one run over MCP Streamable HTTP at /mcp. Without --config it runs on embedded
-      defaults: workdir = current directory; parser, language servers, debugger (conversation
-      "local"), kernels and questions (space "local", answered on the operator page) connected.
-      When ready it prints one JSON line on stdout ("page" only when the operator page serves):
-        {"url":…,"page":…,"surfaces":{"default":TOKEN,"plan":TOKEN,"explore":TOKEN},"pid":…,"version":…}
-      Logs go to stderr. SIGINT, SIGTERM and SIGHUP shut down the run and every process it
-      started, and so does the exit of the process that started the sidecar (the harness),
-      unless --outlive-parent.
+export function overallHelp(): string {
+  const commands = visibleCommands();
+  const width = Math.max(...commands.map((c) => c.name.length)) + 2;
+  return `sidecar ${VERSION} — server-bound MCP tools for one AI-agent run
 
-  sidecar tools [--surface NAME] [--config run.json] [--workdir DIR]
-      Print, as JSON, the tools that surface would see (default surface: "default").
+Usage: sidecar COMMAND [FLAGS]
 
-  sidecar doctor [--workdir DIR]
-      Report what this machine and checkout can serve: each embedded grammar loads, and what each
-      tool needs that is missing, with a hint how to install it. Exits 1 only when the binary itself
-      is broken (an embedded grammar does not load); a missing language server, adapter or
-      interpreter is reported (FAIL, with the hint) but is not an error: no checkout needs them all.
+Commands:
+${commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join("\n")}
 
-  sidecar --version | -v      Print the version and commit.
-  sidecar --help | -h         Print this help.
+Flags every command takes:
+${[HELP_FLAG, VERSION_FLAG].map(flagLine).join("\n")}
 
-Flags:
-  --config FILE     The run config (JSON). Documented in docs/config.md. Unknown keys are errors.
-  --workdir DIR     The checkout this run works on; overrides the config's workdir.
-  --listen ADDR     Address to bind, HOST:PORT (default 127.0.0.1:0, an ephemeral port).
-  --allow-remote    Permit a non-loopback --listen address and foreign Host/Origin headers.
-  --outlive-parent  Keep serving after the process that started \`serve\` exits (for a launcher that
-                    starts the sidecar and exits); stop it with SIGTERM then.
-  --surface NAME    With \`tools\`: which surface's view to print.
+Run \`sidecar help COMMAND\` (or \`sidecar COMMAND --help\`) for a command's flags.
+Quick start: \`sidecar serve --workdir /path/to/checkout\`, then point an MCP client at the "url" it
+prints with \`Authorization: Bearer <token>\` (docs/clients.md has ready-to-paste client configs).
 
 Surfaces: a bearer token chooses the surface; each surface sees only tools whose approval tier it
 allows (default: read+write+exec; plan and explore: read only).
 `;
+}
+
+export function commandHelp(spec: CommandSpec): string {
+  const flags = spec.flags.map((f) => `[--${f.name}${f.value ? ` ${f.value}` : ""}]${f.multiple ? "…" : ""}`);
+  const positionals = (spec.positionals ?? []).map((p) => (p.required ? p.name : `[${p.name}]`));
+  const sections = [
+    `sidecar ${spec.name} — ${spec.summary}`,
+    `Usage: sidecar ${[spec.name, ...positionals, ...flags].join(" ")}`,
+    ...(spec.description ? [spec.description] : []),
+    ...(spec.positionals?.length ? [`Arguments:\n${spec.positionals.map((p) => row(p.name, p.help)).join("\n")}`] : []),
+    `Flags:\n${flagsOf(spec).map(flagLine).join("\n")}`,
+    ...(spec.environment?.length ? [`Environment:\n${spec.environment.map(([name, meaning]) => row(name, meaning)).join("\n")}`] : []),
+  ];
+  return `${sections.join("\n\n")}\n`;
+}
+
+function flagLine(flag: FlagSpec): string {
+  return row(`${flag.short ? `-${flag.short}, ` : "    "}--${flag.name}${flag.value ? ` ${flag.value}` : ""}`, flag.help);
+}
+
+/** `  label   text`, the text wrapped to the width in its own column. */
+function row(label: string, text: string): string {
+  const lines: string[] = [];
+  for (const word of text.split(" ")) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + word.length + 1 <= WIDTH - FLAG_COLUMN) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  const indent = " ".repeat(FLAG_COLUMN);
+  const first = label.length + 2 >= FLAG_COLUMN ? `  ${label}\n${indent}` : `  ${label.padEnd(FLAG_COLUMN - 2)}`;
+  return first + lines.join(`\n${indent}`);
+}
+
+/**
+ * `sidecar --help`, `sidecar help [COMMAND]`, `sidecar COMMAND --help`, and a bare `sidecar`: the
+ * bare one is a mistake (help on stderr, exit 2), the rest were asked for (stdout, exit 0).
+ */
+export function printHelp(command: string | undefined, flags: CliFlags, rest: readonly string[]): number {
+  if (command === undefined && !flags.help) {
+    process.stderr.write(overallHelp());
+    return 2;
+  }
+  // `sidecar help --help` is help's own help; a bare `sidecar help` the overall one.
+  const topic = command === "help" ? (rest[0] ?? (flags.help ? "help" : undefined)) : command;
+  if (topic === undefined) {
+    process.stdout.write(overallHelp());
+    return 0;
+  }
+  const spec = commandNamed(topic);
+  if (!spec || spec.hidden) {
+    const guess = nearest(topic, visibleCommands().map((c) => c.name));
+    throw new UsageError(`No command ${JSON.stringify(topic)}.${guess ? ` Did you mean \`${guess}\`?` : ""} Commands: ${visibleCommands().map((c) => c.name).join(", ")}.`);
+  }
+  process.stdout.write(commandHelp(spec));
+  return 0;
+}

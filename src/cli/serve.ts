@@ -5,6 +5,7 @@ import type { RuntimePrimitives } from "../runtime/primitives.ts";
 import { readyLine, startRun } from "../run/start.ts";
 import type { CliFlags } from "./args.ts";
 import { settingsFromFlags } from "./load-settings.ts";
+import { noToolWarning } from "./run-tools.ts";
 
 export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives): Promise<number> {
   // Read before start-up, so that a harness dying while the run starts is noticed too.
@@ -16,6 +17,8 @@ export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives):
   const stopLoweringHelpers = keepHelperThreadsLow();
   process.stdout.write(`${readyLine(run)}\n`);
   log(`sidecar: serving ${settings.workdir} at ${run.url}`);
+  const warning = noToolWarning(run.registry);
+  if (warning) log(warning);
 
   const stopped = new Promise<number>((resolve) => {
     let stopping = false;

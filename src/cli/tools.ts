@@ -1,12 +1,9 @@
 // `sidecar tools`: the tool list one surface would see, as JSON.
 import { describeTool } from "../http/mcp-sessions.ts";
-import { connectServices } from "../run/connect.ts";
-import { Lifecycle } from "../run/lifecycle.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
-import { ToolRegistry } from "../tool/registry.ts";
-import { toolCatalog } from "../tools/catalog.ts";
 import { UsageError, type CliFlags } from "./args.ts";
 import { settingsFromFlags } from "./load-settings.ts";
+import { withRunTools } from "./run-tools.ts";
 
 export async function toolsCommand(flags: CliFlags, runtime: RuntimePrimitives): Promise<number> {
   const settings = settingsFromFlags(flags);
@@ -15,11 +12,7 @@ export async function toolsCommand(flags: CliFlags, runtime: RuntimePrimitives):
   if (!surface) {
     throw new UsageError(`No surface named ${name}; this config has: ${settings.surfaces.map((s) => s.name).join(", ")}.`);
   }
-  const lifecycle = new Lifecycle();
-  const services = connectServices(settings, runtime, lifecycle);
-  const registry = new ToolRegistry(toolCatalog(services));
-  const tools = registry.forSurface(surface).map((tool) => ({ ...describeTool(tool), tier: tool.tier }));
+  const tools = await withRunTools(settings, runtime, (registry) => registry.forSurface(surface).map((tool) => ({ ...describeTool(tool), tier: tool.tier })));
   process.stdout.write(`${JSON.stringify({ surface: name, tiers: surface.tiers, tools }, null, 2)}\n`);
-  await lifecycle.close();
   return 0;
 }

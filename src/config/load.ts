@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import * as v from "valibot";
 import type { Tier } from "../tool/tier.ts";
 import { issueText } from "../validation/issue-text.ts";
-import { runConfigSchema, type Resources, type RunConfig, type SurfaceSettings } from "./schema.ts";
+import { runConfigSchema, type ConnectedResources, type Resources, type RunConfig, type SurfaceSettings } from "./schema.ts";
 
 export const DEFAULT_LISTEN = "127.0.0.1:0";
 export const DEFAULT_SURFACES: Record<string, readonly Tier[]> = {
@@ -27,7 +27,7 @@ export interface RunSettings {
   listen: { host: string; port: number };
   stateDir: string | undefined;
   surfaces: SurfaceGrant[];
-  resources: Resources;
+  resources: ConnectedResources;
 }
 
 export class ConfigError extends Error {
@@ -38,18 +38,6 @@ export class ConfigError extends Error {
     super(problems.length ? `${message}\n${problems.map((p) => `  ${p}`).join("\n")}` : message);
     this.name = "ConfigError";
   }
-}
-
-/**
- * The embedded defaults for local use: the current directory, every resource a plain checkout can
- * use connected (parser, language servers, debugger for conversation `local`, kernels), and
- * questions in space `local` answered on the sidecar's own operator page.
- */
-export function embeddedDefaults(): RunConfig {
-  return {
-    conversation: "local",
-    resources: { parser: {}, languageServers: {}, debugAdapters: {}, kernels: {}, questions: { space: "local" } },
-  };
 }
 
 export function readConfigFile(path: string): RunConfig {
@@ -65,7 +53,7 @@ export function readConfigFile(path: string): RunConfig {
   } catch (error) {
     throw new ConfigError(`The run config ${path} is not valid JSON: ${(error as Error).message}`);
   }
-  return parseConfig(json, path);
+  return parseConfig(json, `run config ${path}`);
 }
 
 export function parseConfig(json: unknown, origin = "run config"): RunConfig {
@@ -86,6 +74,8 @@ function describeIssue(issue: v.BaseIssue<unknown>): string {
 export interface CommandLineOverrides {
   workdir?: string;
   listen?: string;
+  /** Surface name → token, from token files and the environment (src/config/tokens.ts). */
+  tokens?: Record<string, string>;
 }
 
 /** Completes a validated config; flags win over the file. */
@@ -94,7 +84,7 @@ export function settle(config: RunConfig, overrides: CommandLineOverrides = {}, 
   const listenText = overrides.listen ?? config.listen ?? DEFAULT_LISTEN;
   if (overrides.listen !== undefined) parseConfig({ listen: overrides.listen }, "--listen flag");
   const surfaces = Object.entries({ ...defaultSurfaceSettings(), ...(config.surfaces ?? {}) }).map(
-    ([name, surface]) => ({ name, tiers: surface.tiers, token: surface.token ?? mintToken() }),
+    ([name, surface]) => ({ name, tiers: surface.tiers, token: overrides.tokens?.[name] ?? surface.token ?? mintToken() }),
   );
   const tokens = new Set(surfaces.map((s) => s.token));
   if (tokens.size !== surfaces.length) throw new ConfigError("Two surfaces share a token; each surface needs its own.");
@@ -104,8 +94,18 @@ export function settle(config: RunConfig, overrides: CommandLineOverrides = {}, 
     listen: parseListen(listenText),
     stateDir: config.stateDir ? resolve(workdir, config.stateDir) : undefined,
     surfaces,
-    resources: config.resources ?? {},
+    resources: connected(config.resources ?? {}),
   };
+}
+
+/** The names of the surfaces a config ends up with: the defaults and its own. */
+export function surfaceNames(config: RunConfig): string[] {
+  return Object.keys({ ...DEFAULT_SURFACES, ...(config.surfaces ?? {}) });
+}
+
+/** A resource set to `false` is left out. */
+function connected(resources: Resources): ConnectedResources {
+  return Object.fromEntries(Object.entries(resources).filter(([, settings]) => settings !== false)) as ConnectedResources;
 }
 
 function defaultSurfaceSettings(): Record<string, SurfaceSettings> {

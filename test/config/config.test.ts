@@ -30,7 +30,7 @@ describe("config validation", () => {
     [{ resources: { languageServers: { idleShutdownSeconds: 3_000_000 } } }, "resources.languageServers.idleShutdownSeconds: expected at most 86400 seconds"],
     // valibot's object schemas take an array: `"resources": []` ran with no tools.
     [{ resources: [] }, "resources: expected an object ({…}), not an array or a scalar"],
-    [{ resources: { parser: [] } }, "resources.parser: expected an object ({…}), not an array or a scalar"],
+    [{ resources: { parser: [] } }, "resources.parser: expected its settings as an object ({} takes the defaults), or false to leave it out"],
   ])("%j is rejected: %s", (json, expected) => {
     expect(problemsOf(json).join("\n")).toContain(expected);
   });

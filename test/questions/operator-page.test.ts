@@ -1,7 +1,7 @@
 // The operator page as the embedded question port, over plain HTTP: token, live stream, answers, permission prompts.
 import { describe, expect, test } from "bun:test";
 import type { BoardSnapshot } from "../../src/questions/board.ts";
-import { embeddedDefaults } from "../../src/config/load.ts";
+import { embeddedDefaults } from "../../src/config/defaults.ts";
 import { readyLine } from "../../src/run/start.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";

@@ -24,7 +24,7 @@ describe("a command that cannot start", () => {
   test("a run config passed without --config is refused, not served as the embedded defaults", async () => {
     const { code, stderr } = await commandFails(["serve", "run.json"]);
     expect(stderr.trim()).toBe(
-      'sidecar: unexpected argument "run.json" after `serve`; commands take flags only. To use a run config, pass --config run.json. Run `sidecar --help` for the commands and flags.',
+      'sidecar: unexpected argument "run.json" after `serve`; it takes flags only. To use a run config, pass --config run.json. Run `sidecar serve --help` for its flags.',
     );
     expect(code).toBe(2);
   }, 60_000);

@@ -69,7 +69,7 @@ describe("start-up failures under each runtime: one line, exit 2", () => {
     await using dir = await tempDir();
     const { code, stderr } = await failedServe([...argv(dir.path), "--bogus"], env);
     expect(stderr).toStartWith("sidecar: Unknown option '--bogus'");
-    expect(stderr).toEndWith("Run `sidecar --help` for the commands and flags.");
+    expect(stderr).toEndWith("Run `sidecar serve --help` for its flags.");
     expect(stderr.split("\n")).toHaveLength(1);
     expect(code).toBe(2);
   });

@@ -1,0 +1,68 @@
+// The command line a person meets: help per command, a bare `sidecar`, unknown flags and commands refused with what to type instead.
+import { describe, expect, test } from "bun:test";
+import { COMMANDS, visibleCommands } from "../../src/cli/commands.ts";
+import { runCli } from "./run-cli.ts";
+
+describe("help", () => {
+  test("a bare `sidecar` prints the overall help on stderr and exits 2", () => {
+    const { code, stdout, stderr } = runCli([]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("Usage: sidecar COMMAND [FLAGS]");
+  });
+
+  test("`sidecar --help` lists every command (not the hidden kernel) on stdout", () => {
+    const { code, stdout } = runCli(["--help"]);
+    expect(code).toBe(0);
+    for (const command of visibleCommands()) expect(stdout).toMatch(new RegExp(`^  ${command.name}\\s+${command.summary}`, "m"));
+    expect(stdout).not.toContain("__kernel-js");
+  });
+
+  test.each(visibleCommands().map((c) => c.name))("%s: `--help` after it and `sidecar help` before it print its usage and every flag it takes", (name) => {
+    const asFlag = runCli([name, "--help"]);
+    const asCommand = runCli(["help", name]);
+    expect(asFlag.code).toBe(0);
+    expect(asCommand).toEqual(asFlag);
+    expect(asFlag.stdout).toStartWith(`sidecar ${name} — `);
+    expect(asFlag.stdout).toContain(`Usage: sidecar ${name}`);
+    for (const flag of COMMANDS.find((c) => c.name === name)!.flags) expect(asFlag.stdout).toContain(`--${flag.name}`);
+  });
+
+  test("`sidecar help` of a command that does not exist suggests the near one", () => {
+    const { code, stderr } = runCli(["help", "sevre"]);
+    expect(code).toBe(2);
+    expect(stderr).toStartWith('sidecar: No command "sevre". Did you mean `serve`?');
+  });
+});
+
+describe("refusals say what to type instead", () => {
+  test.each([
+    [["doctor", "--bogus"], "sidecar: Unknown option '--bogus'. `doctor` takes --workdir, --config, --json. Run `sidecar doctor --help` for its flags."],
+    [["doctor", "--wokrdir", "."], "sidecar: Unknown option '--wokrdir'. Did you mean --workdir? `doctor` takes --workdir, --config, --json. Run `sidecar doctor --help` for its flags."],
+    // A flag of another command is refused by this one: `serve` takes no --json.
+    [["serve", "--json"], "sidecar: Unknown option '--json'. `serve` takes --config, --workdir, --listen, --token-file, --allow-remote, --outlive-parent. Run `sidecar serve --help` for its flags."],
+    [["serve", "--conifg", "run.json"], "Did you mean --config?"],
+    [["tools", "--surf", "plan"], "Did you mean --surface?"],
+    [["doctr"], 'sidecar: Unknown command "doctr". Did you mean `doctor`?'],
+    [["run.json"], "To check a run config: sidecar check-config run.json; to serve it: sidecar serve --config run.json."],
+    [["--workdir", ".", "doctor"], "sidecar: The command comes first: `sidecar doctor --workdir .`."],
+    [["doctor", "--json=yes"], "sidecar: --json is a switch and takes no value"],
+    [["serve", "--config"], "sidecar: --config needs a value: --config FILE."],
+    [["serve", "--listen", "1", "--listen", "2"], "sidecar: --listen was given twice; give it once."],
+    [["serve", "run.json"], 'sidecar: unexpected argument "run.json" after `serve`; it takes flags only. To use a run config, pass --config run.json.'],
+    [["completion", "tcsh"], 'sidecar: SHELL must be one of bash, zsh, fish, not "tcsh".'],
+    [["completion", "bsah"], "Did you mean bash?"],
+    [["check-config"], "sidecar: `check-config` needs FILE (the run config to check)."],
+  ])("sidecar %j", (args, expected) => {
+    const { code, stdout, stderr } = runCli(args);
+    expect(stderr).toContain(expected);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stdout).toBe("");
+    expect(code).toBe(2);
+  });
+
+  test("--version works alone and after a command", () => {
+    expect(runCli(["--version"]).stdout).toMatch(/^sidecar \d+\.\d+\.\d+ \(/);
+    expect(runCli(["doctor", "-v"]).stdout).toMatch(/^sidecar \d+\.\d+\.\d+ \(/);
+  });
+});
