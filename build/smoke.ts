@@ -44,8 +44,9 @@ try {
   check(/^sidecar \d+\.\d+\.\d+/.test(version), `--version printed ${JSON.stringify(version)}`);
   step(`--version: ${version.trim()}`);
 
-  const doctor = run(["doctor"]); // exits non-zero (and throws here) when a grammar fails to load
-  const missing = manifest.grammars.filter((g) => !new RegExp(`^  ok\\s+${g.id}\\s`, "m").test(doctor));
+  const doctor = run(["doctor", "--json"]); // exits non-zero (and throws here) when a grammar fails to load
+  const rows = (JSON.parse(doctor) as { rows: { group: string; name: string; status: string }[] }).rows;
+  const missing = manifest.grammars.filter((g) => !rows.some((row) => row.group === "grammars" && row.name === g.id && row.status === "ok"));
   check(missing.length === 0, `doctor did not load ${missing.map((g) => g.id).join(", ")}:\n${doctor}`);
   step("doctor: every grammar loads from inside the binary");
 

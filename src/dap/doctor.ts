@@ -2,11 +2,12 @@
 import type { DoctorGroup } from "../doctor/check.ts";
 import { detectAll } from "./detect.ts";
 
-export const debugAdapterChecks: DoctorGroup = async ({ workdir }) =>
-  (await detectAll(workdir, {})).map((found) => ({
+export const debugAdapterChecks: DoctorGroup = async ({ workdir, resources }) =>
+  (await detectAll(workdir, resources?.debugAdapters?.adapters ?? {})).map((found) => ({
     group: "debug adapters",
     name: found.adapter,
     ok: found.usable,
     detail: found.detail,
-    ...(found.hint ? { hint: found.hint } : {}),
+    // No root marker: this checkout has no such project, so the adapter is not used here.
+    ...(!found.usable && found.root === undefined && found.detail.startsWith("no root marker") ? { unused: true } : found.hint ? { hint: found.hint } : {}),
   }));

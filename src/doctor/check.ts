@@ -1,4 +1,5 @@
 // The shape of a doctor check: each domain reports rows saying what works here and how to fix what doesn't.
+import type { ConnectedResources } from "../config/schema.ts";
 import type { RuntimePrimitives } from "../runtime/primitives.ts";
 
 export interface DoctorRow {
@@ -8,11 +9,17 @@ export interface DoctorRow {
   detail: string;
   /** How to make it work, when it does not. */
   hint?: string;
+  /** This checkout does not use it (no root marker of that language): "not used here", not a failure. */
+  unused?: boolean;
+  /** A nice-to-have (a Python library eval renders specially): missing is a warning, not a failure. */
+  optional?: boolean;
 }
 
 export interface DoctorContext {
   workdir: string;
   runtime: RuntimePrimitives;
+  /** The run's resources (a --config's, or the embedded defaults): overrides the checks honour. */
+  resources?: ConnectedResources;
 }
 
 /** Each domain contributes one group of checks. */

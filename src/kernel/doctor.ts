@@ -47,6 +47,7 @@ async function interpreterRows(python: string, workdir: string, chosen: boolean)
       group: GROUP,
       name: `  ${module}`,
       ok: found.found[module] === true,
+      optional: true,
       detail: found.found[module] ? `importable from ${python}` : `not importable from ${python}`,
       ...(found.found[module] ? {} : { hint }),
     })),
@@ -66,8 +67,8 @@ async function javascriptRow(workdir: string, selfCommand: readonly string[]): P
   }
 }
 
-export const kernelChecks: DoctorGroup = async ({ workdir, runtime }) => {
-  const chosen = choosePython({}, workdir);
+export const kernelChecks: DoctorGroup = async ({ workdir, runtime, resources }) => {
+  const chosen = choosePython(resources?.kernels ?? {}, workdir);
   const candidates = [...new Set([chosen, "python3", "/usr/bin/python3", join(workdir, ".venv", "bin", "python")])].filter(
     (python) => !python.includes("/") || existsSync(python),
   );

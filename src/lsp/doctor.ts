@@ -2,17 +2,24 @@
 import type { DoctorGroup } from "../doctor/check.ts";
 import { LanguageServerSupervisor } from "./supervisor.ts";
 
-export const languageServerChecks: DoctorGroup = async ({ workdir }) => {
-  const supervisor = new LanguageServerSupervisor(workdir);
+export const languageServerChecks: DoctorGroup = async ({ workdir, resources }) => {
+  const supervisor = new LanguageServerSupervisor(workdir, resources?.languageServers);
   try {
     const rows = await supervisor.status();
-    return rows.map((row) => ({
-      group: "language servers",
-      name: row.root && row.root !== "." ? `${row.server} (${row.root})` : row.server,
-      ok: row.state === "running",
-      detail: row.state === "running" ? `${row.command}: answered initialize` : `${row.state}: ${row.reason}`,
-      ...(row.state === "running" ? {} : { hint: hintFor(row.reason, row.server) }),
-    }));
+    return rows.map((row) => {
+      const name = row.root && row.root !== "." ? `${row.server} (${row.root})` : row.server;
+      // No root marker anywhere: this checkout has no such project, so nothing is missing.
+      if (row.root === null) return { group: "language servers", name, ok: false, unused: true, detail: row.reason };
+      // "idle" here means found but not started: only the first few roots of a server are probed.
+      const ok = row.state === "running" || row.state === "idle";
+      return {
+        group: "language servers",
+        name,
+        ok,
+        detail: row.state === "running" ? `${row.command}: answered initialize` : `${row.state}: ${row.reason}`,
+        ...(ok ? {} : { hint: hintFor(row.reason, row.server) }),
+      };
+    });
   } finally {
     await supervisor.close();
   }
