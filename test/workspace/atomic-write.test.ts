@@ -1,11 +1,13 @@
-// The atomic writer: all files or none, permissions kept, and never through a folder swapped for a
-// symlink after its path was checked (the window both resolve accept and lsp_rename write through).
+// The atomic writer: all files or none, permissions kept, no temp file or new folder left by a failed
+// write, and never through a folder swapped for a symlink after its path was checked (the window both
+// resolve accept and lsp_rename write through; test/hardening/write-race.test.ts races it for real).
 import { describe, expect, test } from "bun:test";
 import { chmod, mkdir, readdir, readFile, rename, stat, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { planWorkspaceEdit } from "../../src/lsp/workspace-edit.ts";
 import { FolderSwapped, writeFilesAtomically } from "../../src/workspace/atomic-write.ts";
 import { resolveInWorkdir } from "../../src/workspace/paths.ts";
+import { writeFolders, type WriteFolders } from "../../src/workspace/write-folders.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 describe("writeFilesAtomically writes all files or none", () => {
@@ -87,3 +89,98 @@ describe("a folder swapped for a symlink between check and write", () => {
     expect(await readdir(tree.outside.path)).toEqual(["mod.ts"]);
   });
 });
+
+describe.each([
+  { way: "folders held by handle (Linux)", folders: () => writeFolders() },
+  { way: "folders checked by path (elsewhere)", folders: () => writeFolders(undefined) },
+])("with $way", ({ folders }) => {
+  test("a failed write leaves no temp file and no folder it created", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.txt": "old a", "blocked/keep": "x" });
+    const attempt = writeFilesAtomically(
+      [
+        { path: join(dir.path, "new/deeper/b.txt"), content: "new b" },
+        { path: join(dir.path, "a.txt"), content: "new a" },
+        { path: join(dir.path, "blocked"), content: "file" },
+      ],
+      [],
+      folders(),
+    );
+    await expect(attempt).rejects.toThrow("it is a directory, not a file");
+    expect(await tree(dir.path)).toEqual(["a.txt", "blocked", "blocked/keep"]);
+    expect(await readFile(join(dir.path, "a.txt"), "utf8")).toBe("old a");
+  });
+
+  test("a FIFO as a target is refused at once, not opened, and nothing changes", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.txt": "old a" });
+    expect(Bun.spawnSync(["mkfifo", join(dir.path, "pipe.py")]).exitCode).toBe(0);
+    const attempt = writeFilesAtomically([{ path: join(dir.path, "a.txt"), content: "new a" }, { path: join(dir.path, "pipe.py"), content: "x" }], [], folders());
+    await expect(attempt).rejects.toThrow(/Writing .*pipe\.py failed \(it is a FIFO \(named pipe\), not a regular file\); no file had been written yet/);
+    expect(await tree(dir.path)).toEqual(["a.txt", "pipe.py"]);
+    expect(await readFile(join(dir.path, "a.txt"), "utf8")).toBe("old a");
+  });
+
+  test("a folder swapped for a symlink out after the folders were opened: nothing outside is written, no temp file is left", async () => {
+    await using outside = await tempDir("sidecar-outside-");
+    await using dir = await tempDir();
+    await dir.write({ "pkg/mod.ts": "old\n" });
+    await outside.write({ "mod.ts": "old\n" });
+    const real = folders();
+    const swapping: WriteFolders = {
+      open: async (path, options) => {
+        const folder = await real.open(path, options);
+        await swapForLink(join(dir.path, "pkg"), outside.path);
+        return folder;
+      },
+      checkInPlace: () => real.checkInPlace(),
+      removeCreated: () => real.removeCreated(),
+      close: () => real.close(),
+    };
+    await expect(writeFilesAtomically([{ path: join(dir.path, "pkg/mod.ts"), content: "new\n" }], [], swapping)).rejects.toBeInstanceOf(FolderSwapped);
+    expect(await tree(outside.path)).toEqual(["mod.ts"]);
+    expect(await readFile(join(outside.path, "mod.ts"), "utf8")).toBe("old\n");
+    expect(await tree(dir.path)).toEqual(["pkg", "pkg-moved", "pkg-moved/mod.ts"]);
+    expect(await readFile(join(dir.path, "pkg-moved/mod.ts"), "utf8")).toBe("old\n");
+  });
+});
+
+describe("folders held by handle (Linux)", () => {
+  test("a folder swapped for a symlink out after the last check: the write lands in the folder it opened, never outside", async () => {
+    await using outside = await tempDir("sidecar-outside-");
+    await using dir = await tempDir();
+    await dir.write({ "pkg/mod.ts": "old\n" });
+    await outside.write({ "mod.ts": "old\n" });
+    const real = writeFolders();
+    const swapping: WriteFolders = {
+      open: (path, options) => real.open(path, options),
+      checkInPlace: async () => {
+        await real.checkInPlace();
+        await swapForLink(join(dir.path, "pkg"), outside.path); // the window the path-checked way cannot close
+      },
+      removeCreated: () => real.removeCreated(),
+      close: () => real.close(),
+    };
+    await writeFilesAtomically([{ path: join(dir.path, "pkg/mod.ts"), content: "new\n" }], [], swapping);
+    expect(await tree(outside.path)).toEqual(["mod.ts"]);
+    expect(await readFile(join(outside.path, "mod.ts"), "utf8")).toBe("old\n");
+    expect(await readFile(join(dir.path, "pkg-moved/mod.ts"), "utf8")).toBe("new\n");
+  });
+});
+
+/** Moves `folder` aside (to `<folder>-moved`) and puts a symlink to `target` in its place. */
+async function swapForLink(folder: string, target: string): Promise<void> {
+  await rename(folder, `${folder}-moved`);
+  await symlink(target, folder);
+}
+
+/** Every entry below `root`, sorted, links not followed. */
+async function tree(root: string, rel = ""): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(join(root, rel), { withFileTypes: true })) {
+    const name = rel ? `${rel}/${entry.name}` : entry.name;
+    found.push(name);
+    if (entry.isDirectory()) found.push(...(await tree(root, name)));
+  }
+  return found.sort();
+}
