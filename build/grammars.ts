@@ -1,65 +1,103 @@
-// Regenerates grammars/ from pinned npm packages: stores each WASM grammar gzipped (a quarter of
-// the size inside the binary), checks the sha256 of the uncompressed bytes against the manifest
-// (or writes it with --update), and writes the Bun embedding module.
+// Regenerates grammars/ from pinned npm packages: fetches each package with `npm pack` (into a
+// temporary folder, so no grammar package sits in node_modules), stores its WASM grammar gzipped (a
+// quarter of the size inside the binary), checks the sha256 of the uncompressed bytes against the
+// manifest (or writes it with --update), and writes the Bun embedding module.
+// Each grammar comes from the newest package whose WASM web-tree-sitter 0.27 loads and that parsed
+// the bench corpus with the fewest ERROR/MISSING nodes (docs/ast-grep.md, "Grammars").
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { GrammarInfo } from "../src/syntax/grammars.ts";
-import { join } from "node:path";
 
-const SOURCE_PACKAGE = "@cursorless/tree-sitter-wasms";
+interface GrammarSourceEntry {
+  /** npm package and exact version. */
+  package: string;
+  version: string;
+  /** The WASM file inside the package. */
+  wasm: string;
+  /** File extensions (lower case, with the dot) that map to this grammar. */
+  extensions: string[];
+}
 
-/** Grammar id → file extensions. The ids are the names ast_grep and lsp accept. */
-const GRAMMARS: Record<string, string[]> = {
-  bash: [".sh", ".bash"],
-  c: [".c", ".h"],
-  c_sharp: [".cs"],
-  cpp: [".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"],
-  dart: [".dart"],
-  go: [".go"],
-  java: [".java"],
-  javascript: [".js", ".mjs", ".cjs", ".jsx"],
-  kotlin: [".kt", ".kts"],
-  lua: [".lua"],
-  php: [".php"],
-  python: [".py", ".pyi"],
-  ruby: [".rb"],
-  rust: [".rs"],
-  scala: [".scala", ".sc"],
-  swift: [".swift"],
-  tsx: [".tsx"],
-  typescript: [".ts", ".mts", ".cts"],
+const CURSORLESS = { package: "@cursorless/tree-sitter-wasms", version: "0.7.0" };
+const REPOMIX = { package: "@repomix/tree-sitter-wasms", version: "0.1.17" };
+const official = (pkg: string, version: string, wasm: string) => ({ package: pkg, version, wasm });
+
+/** Grammar id → where its WASM comes from. The ids are the names ast_grep and ast_edit accept. */
+const GRAMMARS: Record<string, GrammarSourceEntry> = {
+  bash: { ...official("tree-sitter-bash", "0.25.1", "tree-sitter-bash.wasm"), extensions: [".sh", ".bash"] },
+  c: { ...official("tree-sitter-c", "0.24.1", "tree-sitter-c.wasm"), extensions: [".c", ".h"] },
+  c_sharp: { ...official("tree-sitter-c-sharp", "0.23.5", "tree-sitter-c_sharp.wasm"), extensions: [".cs"] },
+  cpp: { ...official("tree-sitter-cpp", "0.23.4", "tree-sitter-cpp.wasm"), extensions: [".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ino", ".cu"] },
+  dart: { ...REPOMIX, wasm: "out/tree-sitter-dart.wasm", extensions: [".dart"] },
+  go: { ...official("tree-sitter-go", "0.25.0", "tree-sitter-go.wasm"), extensions: [".go"] },
+  java: { ...official("tree-sitter-java", "0.23.5", "tree-sitter-java.wasm"), extensions: [".java"] },
+  javascript: { ...official("tree-sitter-javascript", "0.25.0", "tree-sitter-javascript.wasm"), extensions: [".js", ".mjs", ".cjs", ".jsx"] },
+  kotlin: { ...official("@tree-sitter-grammars/tree-sitter-kotlin", "1.1.0", "tree-sitter-kotlin.wasm"), extensions: [".kt", ".kts"] },
+  lua: { ...official("@tree-sitter-grammars/tree-sitter-lua", "0.4.1", "tree-sitter-lua.wasm"), extensions: [".lua"] },
+  php: { ...official("tree-sitter-php", "0.24.2", "tree-sitter-php.wasm"), extensions: [".php"] },
+  python: { ...official("tree-sitter-python", "0.25.0", "tree-sitter-python.wasm"), extensions: [".py", ".pyi"] },
+  ruby: { ...official("tree-sitter-ruby", "0.23.1", "tree-sitter-ruby.wasm"), extensions: [".rb"] },
+  rust: { ...official("tree-sitter-rust", "0.24.0", "tree-sitter-rust.wasm"), extensions: [".rs"] },
+  scala: { ...official("tree-sitter-scala", "0.24.0", "tree-sitter-scala.wasm"), extensions: [".scala", ".sc"] },
+  swift: { ...CURSORLESS, wasm: "out/tree-sitter-swift.wasm", extensions: [".swift"] },
+  tsx: { ...official("tree-sitter-typescript", "0.23.2", "tree-sitter-tsx.wasm"), extensions: [".tsx"] },
+  typescript: { ...official("tree-sitter-typescript", "0.23.2", "tree-sitter-typescript.wasm"), extensions: [".ts", ".mts", ".cts"] },
 };
-
-type GrammarEntry = GrammarInfo;
 
 const root = join(import.meta.dir, "..");
 const manifestPath = join(root, "grammars", "manifest.json");
 const update = process.argv.includes("--update");
-
-const pkgDir = join(root, "node_modules", ...SOURCE_PACKAGE.split("/"));
-const version = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")).version as string;
-const previous: GrammarEntry[] = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, "utf8")).grammars : [];
+const previous: GrammarInfo[] = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, "utf8")).grammars : [];
 const problems: string[] = [];
 
-const entries: GrammarEntry[] = Object.entries(GRAMMARS).map(([id, extensions]) => {
-  const wasm = readFileSync(join(pkgDir, "out", `tree-sitter-${id}.wasm`));
-  const file = `tree-sitter-${id}.wasm.gz`;
-  const sha256 = createHash("sha256").update(wasm).digest("hex");
-  const known = previous.find((g) => g.id === id);
-  if (known && known.sha256 !== sha256 && !update) {
-    problems.push(`${id}: ${SOURCE_PACKAGE}@${version} ships sha256 ${sha256}, the manifest pins ${known.sha256}`);
+/** Each package is fetched once (several grammars share one) and unpacked in a temporary folder. */
+const work = mkdtempSync(join(tmpdir(), "sidecar-grammars-"));
+const unpacked = new Map<string, string>();
+function packageDir(pkg: string, version: string): string {
+  const key = `${pkg}@${version}`;
+  let dir = unpacked.get(key);
+  if (!dir) {
+    dir = join(work, String(unpacked.size));
+    mkdirSync(dir);
+    execFileSync("npm", ["pack", key, "--silent", "--pack-destination", dir], { stdio: ["ignore", "ignore", "inherit"] });
+    const tarball = readdirSync(dir).find((name) => name.endsWith(".tgz"))!;
+    execFileSync("tar", ["-xzf", tarball], { cwd: dir });
+    dir = join(dir, "package");
+    unpacked.set(key, dir);
   }
-  // gzip headers carry no timestamp from zlib, so the output is the same on every run.
-  writeFileSync(join(root, "grammars", file), gzipSync(wasm, { level: 9 }));
-  rmSync(join(root, "grammars", `tree-sitter-${id}.wasm`), { force: true });
-  return { id, file, extensions, package: SOURCE_PACKAGE, version, sha256 };
-});
+  return dir;
+}
+
+let entries: GrammarInfo[];
+try {
+  entries = Object.entries(GRAMMARS).map(([id, source]) => {
+    const wasm = readFileSync(join(packageDir(source.package, source.version), source.wasm));
+    const file = `tree-sitter-${id}.wasm.gz`;
+    const sha256 = createHash("sha256").update(wasm).digest("hex");
+    const known = previous.find((g) => g.id === id);
+    if (known && known.sha256 !== sha256 && !update) {
+      problems.push(`${id}: ${source.package}@${source.version} ships sha256 ${sha256}, the manifest pins ${known.sha256}`);
+    }
+    // gzip headers carry no timestamp from zlib, so the output is the same on every run.
+    writeFileSync(join(root, "grammars", file), gzipSync(wasm, { level: 9 }));
+    return { id, file, extensions: source.extensions, package: source.package, version: source.version, sha256 };
+  });
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
 
 if (problems.length) {
   console.error(`Grammar hashes differ from grammars/manifest.json (run with --update to accept):\n${problems.join("\n")}`);
   process.exit(1);
 }
+
+// Grammars no longer listed leave the folder with their manifest entry.
+const kept = new Set(entries.map((g) => g.file));
+for (const name of readdirSync(join(root, "grammars"))) if (name.endsWith(".wasm.gz") && !kept.has(name)) rmSync(join(root, "grammars", name));
 
 writeFileSync(manifestPath, `${JSON.stringify({ grammars: entries }, null, 2)}\n`);
 
@@ -80,4 +118,4 @@ writeFileSync(
     "",
   ].join("\n"),
 );
-console.log(`grammars: ${entries.length} written from ${SOURCE_PACKAGE}@${version}`);
+console.log(`grammars: ${entries.length} written from ${unpacked.size} packages`);

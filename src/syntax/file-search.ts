@@ -1,6 +1,6 @@
 // Searches (and optionally rewrites) a batch of files: text pre-filter, cached parse, match.
 // The same code runs inside a parse worker or on the main thread when workers cannot start.
-import type { Parser } from "web-tree-sitter";
+import type { Parser, Tree } from "web-tree-sitter";
 import { readFileInside } from "../workspace/paths.ts";
 import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from "./match.ts";
 import type { ParseCache } from "./parse-cache.ts";
@@ -56,6 +56,11 @@ export interface FileOutcome {
   };
   /** Why the file could not be searched (unreadable); it is reported, not fatal. */
   skipped?: string;
+  /**
+   * ERROR and MISSING nodes in the file's parse: code the grammar could not read, where a match may
+   * hide, so the answer names the file instead of passing its silence off as "no match".
+   */
+  parseErrors?: number;
 }
 
 export interface JobStats {
@@ -107,7 +112,7 @@ export class FileSearcher {
       if (cancelled()) throw new SearchCancelled();
       const outcome = await this.searchFile(file, job, pattern, parser, stats, budget);
       // Only files with a match or a skip are reported: the rest would be cloned to the main thread to be dropped.
-      if (outcome && (outcome.count > 0 || outcome.skipped)) outcomes.push(outcome);
+      if (outcome && (outcome.count > 0 || outcome.skipped || outcome.parseErrors)) outcomes.push(outcome);
     }
     return { outcomes, stats };
   }
@@ -165,6 +170,9 @@ export class FileSearcher {
     const recorded = matches.slice(0, Math.max(0, Math.min(matches.length, budget.records)));
     budget.records -= recorded.length;
     const outcome: FileOutcome = { path: file.path, count: matches.length, matches: recorded.map((m) => matchRecord(text, m)) };
+    const broken = cached?.parseErrors ?? brokenNodes(tree);
+    if (cached) cached.parseErrors = broken;
+    if (broken > 0) outcome.parseErrors = broken;
     if (job.rewrite !== undefined && matches.length > 0) {
       if (text.includes("\uFFFD") && !isValidUtf8(readFileInside(job.root, file.path))) {
         outcome.skipped = "not rewritten: it is not valid UTF-8, and writing it back would replace its undecodable bytes; fix its encoding first";
@@ -176,7 +184,7 @@ export class FileSearcher {
         outcome.rewrite = { original: text, updated: applyReplacements(text, replacements), replacements, overwritten };
       }
     }
-    if (!cached) this.cache.put({ ...file, language: job.language, text, tree, facts });
+    if (!cached) this.cache.put({ ...file, language: job.language, text, tree, facts, parseErrors: broken });
     return outcome;
   }
 
@@ -205,6 +213,23 @@ function isValidUtf8(bytes: Buffer): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** ERROR and MISSING nodes in a tree; only subtrees that hold one are entered. */
+function brokenNodes(tree: Tree): number {
+  if (!tree.rootNode.hasError) return 0;
+  const cursor = tree.walk();
+  let count = 0;
+  try {
+    for (;;) {
+      const node = cursor.currentNode;
+      if (node.isError || node.isMissing) count++;
+      if (node.hasError && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return count;
+    }
+  } finally {
+    cursor.delete();
   }
 }
 

@@ -14,6 +14,8 @@ export interface ParsedFile {
   tree?: Tree;
   /** What searches found in `text` so far; goes with the entry when the file changes. */
   facts?: TextFacts;
+  /** ERROR and MISSING nodes in `tree`, once counted. */
+  parseErrors?: number;
   /** Read since eviction last passed it: it gets a second chance (see put). */
   used?: boolean;
 }

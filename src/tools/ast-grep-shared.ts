@@ -38,8 +38,20 @@ export function formatMatch(match: MatchOut): string {
   return [head, body, ...names].join("\n");
 }
 
+/** Files with parse errors named in a note, at most this many (the rest counted). */
+const BROKEN_FILES_NAMED = 10;
+
 export function skippedNotes(root: string, answer: SearchAnswer, fallbackReason?: string): string[] {
   const notes = answer.outcomes.filter((o) => o.skipped).map((o) => `${relativeToWorkdir(root, o.path)}: ${o.skipped}`);
+  const broken = answer.outcomes.filter((o) => o.parseErrors).sort((a, b) => b.parseErrors! - a.parseErrors!);
+  if (broken.length > 0) {
+    const named = broken.slice(0, BROKEN_FILES_NAMED).map((o) => `${relativeToWorkdir(root, o.path)} (${o.parseErrors})`);
+    const more = broken.length > BROKEN_FILES_NAMED ? ` and ${broken.length - BROKEN_FILES_NAMED} more` : "";
+    notes.push(
+      `${broken.length} searched file(s) have syntax the ${answer.language} grammar could not parse, so matches inside those parts may be missing ` +
+        `(error nodes per file): ${named.join(", ")}${more}`,
+    );
+  }
   if (answer.oversized > 0) notes.push(`${answer.oversized} file(s) over the size limit were not searched`);
   if (fallbackReason) notes.push(fallbackReason);
   return notes;

@@ -112,6 +112,22 @@ describe("ast_grep matches by syntax", () => {
     expect(plain.text).not.toContain("note:");
   });
 
+  test("files that parse with errors are named, with their error-node counts, and clean files are not", async () => {
+    await using dir = await tempDir();
+    await dir.write({
+      "ok.py": "print(1)\n",
+      "broken.py": "print(2)\ndef f(:\n    print(3)\n",
+      "quiet.py": "x = (\n", // broken, but without the pattern's words it is never parsed: no note
+    });
+    await using t = await startTestRun(dir.path, PARSER);
+    const r = await call(await t.client(), "ast_grep", { pattern: "print($A)", language: "python" });
+    expect(r.isError).toBe(false);
+    const notes = r.data.notes as string[];
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/^1 searched file\(s\) have syntax the python grammar could not parse, so matches inside those parts may be missing \(error nodes per file\): broken\.py \(\d+\)$/);
+    expect(r.text).toContain("note: 1 searched file(s) have syntax");
+  });
+
   test("an unparseable pattern is an error naming the contexts tried, never an empty search", async () => {
     await using dir = await tempDir();
     await dir.write({ "a.py": "print(1)\n" });
