@@ -34,8 +34,8 @@ export function binaryName(target: Target | undefined): string {
 async function build(target: Target | undefined): Promise<string> {
   const outfile = join(dist, binaryName(target));
   const result = await Bun.build({
-    // The parse and front workers are more entrypoints so the binary embeds them (src/runtime/*.bun.ts).
-    entrypoints: [join(root, "src", "main.ts"), join(root, "src", "syntax", "parse-worker.ts"), join(root, "src", "runtime", "front-worker.bun.ts")],
+    // The parse worker is another entrypoint so the binary embeds it (src/runtime/parse-worker.bun.ts).
+    entrypoints: [join(root, "src", "main.ts"), join(root, "src", "syntax", "parse-worker.ts")],
     compile: { outfile, ...(target ? { target: `bun-${target}` as Bun.Build.CompileTarget } : {}) },
     minify: true,
     // Precompiled bytecode: the bundle is several MB of JavaScript, and parsing it dominated start-up.

@@ -4,9 +4,9 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connectSyntax } from "../src/syntax/connect.ts";
+import { connect as connectSyntax } from "../src/syntax/connect.ts";
 import { bunPrimitives } from "../src/runtime/bun.ts";
-import { Lifecycle } from "../src/run/lifecycle.ts";
+import { Lifecycle } from "../src/host/lifecycle.ts";
 
 const ROUNDS = 8;
 const SEARCHES_PER_ROUND = 200;
@@ -14,7 +14,7 @@ const root = join(import.meta.dir, "..");
 const workdir = mkdtempSync(join(tmpdir(), "leak-"));
 for (const part of ["src", "test", "bench", "tsconfig.json", "package.json"]) cpSync(join(root, part), join(workdir, part), { recursive: true });
 const lifecycle = new Lifecycle();
-const syntax = connectSyntax(workdir, {}, bunPrimitives, lifecycle);
+const syntax = connectSyntax({}, { workdir, conversation: undefined, stateDir: undefined, trust: "none", runtime: bunPrimitives, lifecycle });
 const concurrency = Number(process.argv[2] ?? 1);
 const rss = () => (process.memoryUsage().rss / 2 ** 20).toFixed(0);
 for (let round = 0; round < ROUNDS; round++) {

@@ -3,8 +3,8 @@
 // Usage: bun bench/fuzz.ts [N] [SEED]
 import { parseConfig, settle } from "../src/config/load.ts";
 import { bunPrimitives } from "../src/runtime/bun.ts";
-import { connectServices } from "../src/run/connect.ts";
-import { Lifecycle } from "../src/run/lifecycle.ts";
+import { connectResources } from "../src/run/connect.ts";
+import { Lifecycle } from "../src/host/lifecycle.ts";
 import { createApp } from "../src/http/app.ts";
 import { ToolRegistry } from "../src/tool/registry.ts";
 import { toolCatalog } from "../src/tools/catalog.ts";
@@ -18,7 +18,7 @@ const seed = Number(process.argv[3] ?? 1);
 const workdir = mkdtempSync(join(tmpdir(), "sidecar-fuzz-"));
 const settings = settle(parseConfig({ workdir, conversation: "fuzz", resources: { parser: {}, languageServers: {}, debugAdapters: {}, kernels: {} } }));
 const lifecycle = new Lifecycle();
-const services = connectServices(settings, bunPrimitives, lifecycle);
+const services = connectResources(settings, bunPrimitives, lifecycle);
 const registry = new ToolRegistry(toolCatalog(services));
 const surface = settings.surfaces.find((s) => s.name === "default")!;
 const { app, sessions } = createApp({ registry, surfaces: settings.surfaces, identity: { name: "sidecar", version: "fuzz" }, runSignal: new AbortController().signal });

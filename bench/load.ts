@@ -24,7 +24,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
-import { FRONT_THREAD_NAME, lowerProcessPriority } from "../src/platform/priority.ts";
+import { lowerProcessPriority } from "../src/platform/priority.ts";
 import { DEEP_IDLE_MS } from "../src/run/idle-reclaim.ts";
 import { processesWithMarker, waitForNoLeftovers } from "../build/leftovers.ts";
 import { cpuSeconds, machineCpu } from "./cpu-time.ts";
@@ -88,8 +88,6 @@ function threadSched(tid: number): { run: number; wait: number } {
   return { run: run! / 1e9, wait: wait! / 1e9 };
 }
 
-/** The front thread answering tools/list (src/runtime/front-worker.bun.ts), where the runtime has one. */
-const frontTid = readdirSync(`/proc/${pid}/task`).map(Number).find((tid) => readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim() === FRONT_THREAD_NAME);
 
 /** CPU seconds so far of the sidecar's children (every marked process but the sidecar), per pid. */
 function childrenCpu(): Map<number, number> {
@@ -220,14 +218,12 @@ async function round(number: number): Promise<void> {
   await Bun.sleep(start - Date.now());
   const started = performance.now();
   const schedBefore = threadSched(pid);
-  const frontBefore = frontTid ? threadSched(frontTid) : undefined;
   const accountBefore = cpuAccount();
   const [probed, referenceProbed, ...tallies] = await running;
   const accountAfter = cpuAccount();
   const seconds = (performance.now() - started) / 1000;
   const cpu = accountAfter.sidecar - accountBefore.sidecar;
   const sched = threadSched(pid);
-  const front = frontTid ? threadSched(frontTid) : undefined;
   const merged = (pick: (t: Tally) => Record<string, unknown[]>, name: string) => tallies.flatMap((t) => pick(t)[name] ?? []);
   const calls = tallies.reduce((n, t) => n + t.calls, 0);
   for (const t of tallies) {
@@ -240,7 +236,6 @@ async function round(number: number): Promise<void> {
     `  sidecar main thread: on a CPU ${(sched.run - schedBefore.run).toFixed(1)} s, runnable but waiting for a CPU ${(sched.wait - schedBefore.wait).toFixed(1)} s` +
       `${CLIENT_NICE ? ` (client processes at nice ${CLIENT_NICE})` : ""}`,
   );
-  if (front && frontBefore) console.log(`  sidecar front thread: on a CPU ${(front.run - frontBefore.run).toFixed(1)} s, runnable but waiting for a CPU ${(front.wait - frontBefore.wait).toFixed(1)} s`);
   console.log(describeCpuAccount(accountBefore, accountAfter));
   for (const kind of kinds) {
     const times = merged((t) => t.latencies, kind.name) as number[];

@@ -15,7 +15,6 @@ async function main(argv: readonly string[]): Promise<number> {
   switch (command) {
     // Commands load lazily: a kernel or `--version` should not pay for the HTTP server and the MCP SDK.
     case "serve":
-      bunPrimitives.prepareToListen?.(); // the front thread boots on the other core while serve's modules load
       return (await import("./cli/serve.ts")).serveCommand(flags, bunPrimitives);
     case "tools":
       return (await import("./cli/tools.ts")).toolsCommand(flags, bunPrimitives);

@@ -1,7 +1,7 @@
 // `sidecar check-config run.json`: validate a run config and print what `serve` would run with.
 import { settle, type RunSettings } from "../config/load.ts";
 import type { RunConfig } from "../config/schema.ts";
-import type { RuntimePrimitives } from "../runtime/primitives.ts";
+import type { RuntimePrimitives } from "../host/runtime.ts";
 import type { CliFlags } from "./args.ts";
 import { effectiveConfig } from "./load-settings.ts";
 import { noToolWarning, withRunTools } from "./run-tools.ts";

@@ -3,7 +3,7 @@ import type { ConnectedResources } from "../config/schema.ts";
 import { settle } from "../config/load.ts";
 import type { DoctorGroup, DoctorRow } from "../doctor/check.ts";
 import { buildReport, formatReport } from "../doctor/report.ts";
-import type { RuntimePrimitives } from "../runtime/primitives.ts";
+import type { RuntimePrimitives } from "../host/runtime.ts";
 import { debugAdapterChecks } from "../dap/doctor.ts";
 import { kernelChecks } from "../kernel/doctor.ts";
 import { languageServerChecks } from "../lsp/doctor.ts";

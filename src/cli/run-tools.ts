@@ -1,8 +1,8 @@
 // The tools a run's settings register, without serving them: for `tools`, `check-config` and the no-tool warning.
 import type { RunSettings } from "../config/load.ts";
-import { connectServices } from "../run/connect.ts";
-import { Lifecycle } from "../run/lifecycle.ts";
-import type { RuntimePrimitives } from "../runtime/primitives.ts";
+import { connectResources } from "../run/connect.ts";
+import { Lifecycle } from "../host/lifecycle.ts";
+import type { RuntimePrimitives } from "../host/runtime.ts";
 import { ToolRegistry } from "../tool/registry.ts";
 import { toolCatalog } from "../tools/catalog.ts";
 
@@ -10,7 +10,7 @@ import { toolCatalog } from "../tools/catalog.ts";
 export async function withRunTools<T>(settings: RunSettings, runtime: RuntimePrimitives, use: (registry: ToolRegistry) => T): Promise<T> {
   const lifecycle = new Lifecycle();
   try {
-    return use(new ToolRegistry(toolCatalog(connectServices(settings, runtime, lifecycle))));
+    return use(new ToolRegistry(toolCatalog(connectResources(settings, runtime, lifecycle))));
   } finally {
     await lifecycle.close();
   }

@@ -1,7 +1,7 @@
 // `sidecar serve`: one server for one agent run, until SIGINT/SIGTERM/SIGHUP or its harness exits.
 import { watchParent } from "../platform/parent-watch.ts";
 import { keepHelperThreadsLow } from "../platform/priority.ts";
-import type { RuntimePrimitives } from "../runtime/primitives.ts";
+import type { RuntimePrimitives } from "../host/runtime.ts";
 import { readyLine, startRun } from "../run/start.ts";
 import type { CliFlags } from "./args.ts";
 import { settingsFromFlags } from "./load-settings.ts";

@@ -1,6 +1,6 @@
 // `sidecar tools`: the tool list one surface would see, as JSON.
-import { describeTool } from "../http/mcp-sessions.ts";
-import type { RuntimePrimitives } from "../runtime/primitives.ts";
+import { describeTool } from "../http/describe-tool.ts";
+import type { RuntimePrimitives } from "../host/runtime.ts";
 import { UsageError, type CliFlags } from "./args.ts";
 import { settingsFromFlags } from "./load-settings.ts";
 import { withRunTools } from "./run-tools.ts";

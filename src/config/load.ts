@@ -1,11 +1,11 @@
 // Reads, validates and completes a run config: defaults filled, tokens minted, paths resolved.
-import { randomBytes } from "node:crypto";
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import * as v from "valibot";
 import type { Tier } from "../tool/tier.ts";
+import { mintSecret } from "../platform/secrets.ts";
 import { issueText } from "../validation/issue-text.ts";
-import { runConfigSchema, type ConnectedResources, type Resources, type RunConfig, type SurfaceSettings } from "./schema.ts";
+import { runConfigSchema, type ConnectedResources, type Resources, type RunConfig, type SurfaceSettings, type WorkspaceTrust } from "./schema.ts";
 
 export const DEFAULT_LISTEN = "127.0.0.1:0";
 export const DEFAULT_SURFACES: Record<string, readonly Tier[]> = {
@@ -26,6 +26,8 @@ export interface RunSettings {
   conversation: string | undefined;
   listen: { host: string; port: number };
   stateDir: string | undefined;
+  /** Whether what the checkout chose may run (servers, checkers, interpreters from inside it). */
+  trust: WorkspaceTrust;
   surfaces: SurfaceGrant[];
   resources: ConnectedResources;
 }
@@ -84,7 +86,7 @@ export function settle(config: RunConfig, overrides: CommandLineOverrides = {}, 
   const listenText = overrides.listen ?? config.listen ?? DEFAULT_LISTEN;
   if (overrides.listen !== undefined) parseConfig({ listen: overrides.listen }, "--listen flag");
   const surfaces = Object.entries({ ...defaultSurfaceSettings(), ...(config.surfaces ?? {}) }).map(
-    ([name, surface]) => ({ name, tiers: surface.tiers, token: overrides.tokens?.[name] ?? surface.token ?? mintToken() }),
+    ([name, surface]) => ({ name, tiers: surface.tiers, token: overrides.tokens?.[name] ?? surface.token ?? mintSecret() }),
   );
   const tokens = new Set(surfaces.map((s) => s.token));
   if (tokens.size !== surfaces.length) throw new ConfigError("Two surfaces share a token; each surface needs its own.");
@@ -93,6 +95,7 @@ export function settle(config: RunConfig, overrides: CommandLineOverrides = {}, 
     conversation: config.conversation,
     listen: parseListen(listenText),
     stateDir: config.stateDir ? resolve(workdir, config.stateDir) : undefined,
+    trust: config.trust ?? "none",
     surfaces,
     resources: connected(config.resources ?? {}),
   };
@@ -130,9 +133,4 @@ export function parseListen(text: string): { host: string; port: number } {
   const port = Number(match?.[2]);
   if (!match || port > 65535) throw new ConfigError(`listen: expected a listen address like 127.0.0.1:0, got ${text}`);
   return { host: (match[1] ?? "127.0.0.1").replace(/^\[|\]$/g, ""), port };
-}
-
-/** 32 random bytes, URL-safe. */
-export function mintToken(): string {
-  return randomBytes(32).toString("base64url");
 }

@@ -58,6 +58,14 @@ export const resourcesSchema = configObject({
   bridge: switchable(bridgeSettings, "Where eval's tool() calls go back to the harness. Not connected by default."),
 });
 
+/**
+ * Whether the harness's user trusts the checkout, as an editor asks. Untrusted ("none", the
+ * default), nothing the checkout chose is run: no server, checker, adapter or interpreter from
+ * inside the workdir, and servers start with their workspace-code features off.
+ */
+export const WORKSPACE_TRUST = ["workspace", "none"] as const;
+export type WorkspaceTrust = (typeof WORKSPACE_TRUST)[number];
+
 const described = <T extends v.GenericSchema>(schema: T, text: string) => v.pipe(schema, v.description(text));
 
 export const runConfigSchema = configObject({
@@ -66,6 +74,12 @@ export const runConfigSchema = configObject({
   workdir: v.optional(described(nonEmptyString("a directory path"), "The checkout this run works on; every path a tool receives stays inside it. Default: the current directory.")),
   conversation: v.optional(described(nonEmptyString("a conversation id"), 'The conversation id; the debug tool needs one. Default: "local".')),
   listen: v.optional(described(listenAddress, "HOST:PORT to listen on; port 0 picks a free one. Default: 127.0.0.1:0.")),
+  trust: v.optional(
+    described(
+      v.picklist(WORKSPACE_TRUST, 'expected "workspace" (the user trusts this checkout) or "none"'),
+      'Whether the user trusts this checkout: "workspace" lets servers, checkers and interpreters from inside it run. Default: "none".',
+    ),
+  ),
   stateDir: v.optional(described(nonEmptyString("a directory path"), "Where per-run state (worker results, logs) is kept, relative to the workdir. Default: a temporary directory.")),
   surfaces: v.optional(
     described(

@@ -1,10 +1,11 @@
 // The adapter catalog as data: what each adapter is called, how it is found, started and launched.
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ADAPTER_IDS, type AdapterId } from "../config/resources/debug-adapters.ts";
 import { choosePython, llvmTools, versionedOnPath, which } from "./locate.ts";
 
-export const ADAPTER_IDS = ["dart", "debugpy", "lldb", "delve"] as const;
-export type AdapterId = (typeof ADAPTER_IDS)[number];
+// The ids are the config's (a run config may override each adapter by id).
+export { ADAPTER_IDS, type AdapterId };
 
 /** Where the binary was found, or exactly why not. */
 export type BinaryLookup =

@@ -1,7 +1,7 @@
 // Reading a stopped program: threads, stack, scopes, variables, evaluate — capped, with fresh ids.
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { capList, capValue } from "../tool/budget.ts";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import type { DebugSession } from "./session.ts";
 import { shownFrame, topFrame, type ReportFrame } from "./stop-report.ts";
 

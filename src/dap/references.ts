@@ -1,5 +1,5 @@
 // Frame ids and variable references handed to the model, minted by us and tied to one stop.
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 
 export type ReferenceKind = "frame" | "variables";
 

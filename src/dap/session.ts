@@ -1,7 +1,7 @@
 // One live debug session: the adapter, the DAP handshake, state from events, and every control call.
 import { rmSync } from "node:fs";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { type RunningAdapter } from "./adapter-process.ts";
 import type { AdapterEntry } from "./catalog.ts";
 import { descendants, stillRunning, type ProcessMark } from "./descendants.ts";

@@ -2,7 +2,29 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { capText } from "../tool/budget.ts";
 import { isInside } from "../workspace/paths.ts";
-import type { DebugSession } from "./session.ts";
+import type { DapConnection } from "./connection.ts";
+import type { OutputRing } from "./output-ring.ts";
+import type { ReferenceTable } from "./references.ts";
+import type { SourceLines } from "./source-lines.ts";
+
+/**
+ * What a report reads and records of a debug session. `DebugSession` (session.ts) is one; the
+ * interface lives here so that the two files do not import each other.
+ */
+export interface ReportedSession {
+  readonly root: string;
+  readonly output: OutputRing;
+  readonly sources: SourceLines;
+  readonly references: ReferenceTable;
+  readonly capabilities: DebugProtocol.Capabilities;
+  readonly connection: DapConnection;
+  readonly exitCode: number | undefined;
+  readonly pausing: boolean;
+  lastFrame: ReportFrame | undefined;
+  currentThread: number | undefined;
+  threadList(): Promise<DebugProtocol.Thread[]>;
+  threadName(id: number): Promise<string | undefined>;
+}
 
 /** Output carried by one report; the rest stays readable through `output`. */
 const REPORT_OUTPUT_BYTES = 4_000;
@@ -50,7 +72,7 @@ export interface StopReport {
 const EXIT_OUTPUT_QUIET_MS = 60;
 const EXIT_OUTPUT_WAIT_MS = 400;
 
-export async function describeStop(session: DebugSession, outcome: StopOutcome, waitedMs: number): Promise<StopReport> {
+export async function describeStop(session: ReportedSession, outcome: StopOutcome, waitedMs: number): Promise<StopReport> {
   if (outcome.kind === "exited") await outputQuiet(session);
   const report = await describeState(session, outcome, waitedMs);
   session.lastFrame = report.frame;
@@ -63,7 +85,7 @@ export async function describeStop(session: DebugSession, outcome: StopOutcome, 
   return report;
 }
 
-async function outputQuiet(session: DebugSession): Promise<void> {
+async function outputQuiet(session: ReportedSession): Promise<void> {
   const deadline = Date.now() + EXIT_OUTPUT_WAIT_MS;
   let since = Date.now();
   // Quiet counts from the exit itself too: output that stopped before it needs no wait beyond this.
@@ -75,7 +97,7 @@ async function outputQuiet(session: DebugSession): Promise<void> {
   }
 }
 
-async function describeState(session: DebugSession, outcome: StopOutcome, waitedMs: number): Promise<StopReport> {
+async function describeState(session: ReportedSession, outcome: StopOutcome, waitedMs: number): Promise<StopReport> {
   switch (outcome.kind) {
     case "timeout":
       return { state: "running", waited_ms: waitedMs, output: "" };
@@ -111,7 +133,7 @@ async function describeState(session: DebugSession, outcome: StopOutcome, waited
 }
 
 /** The stop our own pause caused, worded as one: lldb-vscode calls it an exception (signal SIGSTOP). */
-function asPause(session: DebugSession, body: DebugProtocol.StoppedEvent["body"]): DebugProtocol.StoppedEvent["body"] {
+function asPause(session: ReportedSession, body: DebugProtocol.StoppedEvent["body"]): DebugProtocol.StoppedEvent["body"] {
   if (!session.pausing || body.reason !== "exception" || !/SIGSTOP/.test(body.description ?? body.text ?? "")) return body;
   const { description: _description, text: _text, ...rest } = body;
   return { ...rest, reason: "pause" };
@@ -121,24 +143,24 @@ function asPause(session: DebugSession, body: DebugProtocol.StoppedEvent["body"]
  * The frame a report shows: the top one, or after a pause the first in the project's code — a
  * paused goroutine sits in runtime.asyncPreempt, which says nothing about where the program was.
  */
-export async function topFrame(session: DebugSession, threadId: number, inProject = false): Promise<ReportFrame | undefined> {
+export async function topFrame(session: ReportedSession, threadId: number, inProject = false): Promise<ReportFrame | undefined> {
   const frames = await projectFrames(session, threadId, inProject ? USER_FRAME_SCAN : 1);
   const frame = (inProject ? frames.find((f) => inRoot(session, f)) : undefined) ?? frames[0];
   return frame ? shownFrame(session, frame, threadId) : undefined;
 }
 
-async function projectFrames(session: DebugSession, threadId: number, levels: number): Promise<DebugProtocol.StackFrame[]> {
+async function projectFrames(session: ReportedSession, threadId: number, levels: number): Promise<DebugProtocol.StackFrame[]> {
   const body = await session.connection
     .request<DebugProtocol.StackTraceResponse>("stackTrace", { threadId, startFrame: 0, levels })
     .catch(() => undefined);
   return body?.stackFrames.slice(0, levels) ?? [];
 }
 
-function inRoot(session: DebugSession, frame: DebugProtocol.StackFrame): boolean {
+function inRoot(session: ReportedSession, frame: DebugProtocol.StackFrame): boolean {
   return frame.source?.path !== undefined && isInside(session.root, frame.source.path);
 }
 
-export function shownFrame(session: DebugSession, frame: DebugProtocol.StackFrame, threadId: number): ReportFrame {
+export function shownFrame(session: ReportedSession, frame: DebugProtocol.StackFrame, threadId: number): ReportFrame {
   const path = frame.source?.path;
   const source = path ? session.sources.line(path, frame.line) : undefined;
   return {
@@ -151,7 +173,7 @@ export function shownFrame(session: DebugSession, frame: DebugProtocol.StackFram
 
 /** The preferred thread if it runs the project's code near its top, else the first thread that does. */
 async function userThread(
-  session: DebugSession,
+  session: ReportedSession,
   threads: readonly DebugProtocol.Thread[],
   preferred: number | undefined,
 ): Promise<number | undefined> {
@@ -163,7 +185,7 @@ async function userThread(
   return preferred ?? threads[0]?.id;
 }
 
-async function exceptionText(session: DebugSession, threadId: number, body: DebugProtocol.StoppedEvent["body"]): Promise<string> {
+async function exceptionText(session: ReportedSession, threadId: number, body: DebugProtocol.StoppedEvent["body"]): Promise<string> {
   if (session.capabilities.supportsExceptionInfoRequest) {
     const info = await session.connection
       .request<DebugProtocol.ExceptionInfoResponse>("exceptionInfo", { threadId })

@@ -1,7 +1,7 @@
 // The run's debug-session supervisor: one session per conversation, hard TTL, calls serialized.
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
 import { connectToDebugServer, startAdapter, type RunningAdapter } from "./adapter-process.ts";
 import { ADAPTERS, adapterById, adapterForProgram, type AdapterEntry, type AdapterId } from "./catalog.ts";

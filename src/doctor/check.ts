@@ -1,6 +1,6 @@
 // The shape of a doctor check: each domain reports rows saying what works here and how to fix what doesn't.
 import type { ConnectedResources } from "../config/schema.ts";
-import type { RuntimePrimitives } from "../runtime/primitives.ts";
+import type { RuntimePrimitives } from "../host/runtime.ts";
 
 export interface DoctorRow {
   group: string;

@@ -1,5 +1,5 @@
 // Who may talk to the server: loopback Host and Origin (against DNS rebinding), bearer token → surface.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { sameSecret } from "../platform/secrets.ts";
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
 
@@ -18,13 +18,6 @@ export function isLoopbackOrigin(origin: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Compares secrets in constant time; hashing first makes the lengths equal. */
-export function sameSecret(given: string, expected: string): boolean {
-  const a = createHash("sha256").update(given).digest();
-  const b = createHash("sha256").update(expected).digest();
-  return timingSafeEqual(a, b);
 }
 
 /** The bearer token of a request, from `Authorization: Bearer …`. */

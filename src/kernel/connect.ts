@@ -1,20 +1,19 @@
-// Builds the run's kernel factory from its settings, with the tool bridge when the run has one.
-import type { RunSettings } from "../config/load.ts";
+// The kernel domain's entry: the run's kernel factory, with the tool bridge when the run has one.
+import type { BridgeSettings } from "../config/resources/bridge.ts";
 import type { KernelSettings } from "../config/resources/kernels.ts";
-import type { Lifecycle } from "../run/lifecycle.ts";
-import type { RuntimePrimitives } from "../runtime/primitives.ts";
+import type { Connect } from "../host/connect-context.ts";
 import { bridgeClient, missingBridge } from "./bridge-client.ts";
 import { KernelFactory } from "./factory.ts";
 
-export function kernelFactory(
-  settings: RunSettings,
-  kernels: KernelSettings,
-  runtime: RuntimePrimitives,
-  lifecycle: Lifecycle,
-): KernelFactory {
-  const bridge = settings.resources.bridge;
-  const callTool = bridge ? bridgeClient(bridge, settings.conversation) : missingBridge();
-  const factory = new KernelFactory(kernels, settings.workdir, runtime.selfCommand, callTool);
-  lifecycle.add("kernels", () => factory.close());
-  return factory;
+/** The kernels resource, and the bridge their cells' `tool()` calls go through (a resource of its own). */
+export interface KernelResources {
+  kernels: KernelSettings;
+  bridge: BridgeSettings | undefined;
 }
+
+export const connect: Connect<KernelResources, KernelFactory> = ({ kernels, bridge }, ctx) => {
+  const callTool = bridge ? bridgeClient(bridge, ctx.conversation) : missingBridge();
+  const factory = new KernelFactory(kernels, ctx.workdir, ctx.runtime.selfCommand, callTool);
+  ctx.lifecycle.add("kernels", () => factory.close());
+  return factory;
+};

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { Diagnostic } from "vscode-languageserver-protocol";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { isInside, relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import type { LanguageServerClient, PublishedDiagnostics } from "./client.ts";
 import { answersWhenAsked, collectDiagnostics, type Freshness } from "./diagnostics.ts";

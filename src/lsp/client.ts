@@ -4,7 +4,7 @@ import { EventEmitter } from "node:events";
 import { pathToFileURL } from "node:url";
 import type { ClientCapabilities, Diagnostic, ProtocolConnection, ServerCapabilities } from "vscode-languageserver-protocol/node";
 import { exited, hasExited, spawnGroup, stopGroup } from "../process/group.ts";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import type { ServerSpec } from "./catalog.ts";
 
 /** How long a polite `shutdown` may take before the group is signalled. */

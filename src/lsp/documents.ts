@@ -1,7 +1,7 @@
 // Keeping the server's copy of a file in step with the disk: didOpen, then didChange/didSave with rising versions.
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { readFileInsideAsync } from "../workspace/paths.ts";
 import { languageIdFor } from "./catalog.ts";
 import type { LanguageServerClient } from "./client.ts";

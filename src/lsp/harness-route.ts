@@ -1,5 +1,5 @@
 // POST /harness/after-write: the harness's write wrappers report changed paths and get back only new diagnostics.
-import type { HarnessRoute } from "../http/app.ts";
+import type { HarnessRoute } from "../host/harness-route.ts";
 import { describeWriteOutcome } from "./after-write.ts";
 import type { LanguageServices } from "./service.ts";
 

@@ -1,5 +1,5 @@
 // Line + symbol → the server's UTF-16 column: models name what they mean, never guess a column.
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 
 const IDENTIFIER_CHAR = /[\p{L}\p{N}_$]/u;
 const IDENTIFIERS = /[\p{L}_$][\p{L}\p{N}_$]*/gu;

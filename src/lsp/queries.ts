@@ -1,6 +1,6 @@
 // The navigation actions of `lsp`: a file, line and symbol become one LSP request and rows a model can read.
 import type { CodeAction, Command, DocumentSymbol, Hover, MarkupContent, SymbolInformation, WorkspaceSymbol } from "vscode-languageserver-protocol";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import type { LanguageServerClient } from "./client.ts";
 import { collectDiagnostics } from "./diagnostics.ts";

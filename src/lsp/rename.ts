@@ -1,7 +1,7 @@
 // Project-wide rename: prepareRename, rename, then the WorkspaceEdit written atomically and diagnosed.
 import { existsSync } from "node:fs";
 import type { Range, WorkspaceEdit } from "vscode-languageserver-protocol";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { FolderSwapped, writeFilesAtomically } from "../workspace/atomic-write.ts";
 import { isInside, relativeToWorkdir } from "../workspace/paths.ts";
 import type { WriteOutcome } from "./after-write.ts";

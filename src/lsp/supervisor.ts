@@ -1,7 +1,7 @@
 // Language-server supervisor: one server per (server, root), started lazily once, restarted with backoff, stopped when idle.
 import { extname } from "node:path";
 import type { LanguageServerSettings } from "../config/resources/language-servers.ts";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { relativeToWorkdir } from "../workspace/paths.ts";
 import { buildCatalog, serversForExtension, type ServerSpec } from "./catalog.ts";
 import { LanguageServerClient } from "./client.ts";

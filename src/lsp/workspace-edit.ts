@@ -1,7 +1,7 @@
 // A server's WorkspaceEdit (text edits and file operations) turned into whole-file contents to write at once.
 import { statSync } from "node:fs";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { readFileInside, relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import { pathOfUri } from "./present.ts";
 

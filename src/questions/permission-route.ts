@@ -1,9 +1,9 @@
 // POST /harness/permission: a harness puts a yes/no card on the same port and page, and gets the outcome.
-import { readJsonBody } from "../http/json-body.ts";
+import { readJsonBody } from "../host/json-body.ts";
 import * as v from "valibot";
-import type { HarnessRoute } from "../http/app.ts";
+import type { HarnessRoute } from "../host/harness-route.ts";
 import type { AskResult } from "./desk.ts";
-import type { QuestionService } from "./service.ts";
+import type { QuestionService } from "./connect.ts";
 
 const permissionRequest = v.strictObject({
   question: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(2_000)),

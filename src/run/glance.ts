@@ -1,9 +1,9 @@
 // The run at a glance for the operator page: each domain adds one section when the run has it.
 import type { GlanceSection } from "../questions/page/page-routes.ts";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
-import type { RunServices } from "./services.ts";
+import type { RunResources } from "../tools/run-resources.ts";
 
-export function runGlance(services: RunServices, registry: ToolRegistry, surfaces: readonly Surface[]): GlanceSection[] {
+export function runGlance(services: RunResources, registry: ToolRegistry, surfaces: readonly Surface[]): GlanceSection[] {
   return [
     {
       title: "Surfaces and their tools",

@@ -3,17 +3,17 @@ import { createApp } from "../http/app.ts";
 import { isLoopbackHost } from "../http/guard.ts";
 import type { RunSettings } from "../config/load.ts";
 import { ConfigError } from "../config/load.ts";
-import type { RuntimePrimitives } from "../runtime/primitives.ts";
+import type { RuntimePrimitives } from "../host/runtime.ts";
 import type { Tool } from "../tool/define.ts";
 import { ToolRegistry } from "../tool/registry.ts";
 import { toolCatalog } from "../tools/catalog.ts";
 import { VERSION } from "../version.ts";
 import { collectGarbage, shrinkFootprint } from "../platform/gc.ts";
-import { connectServices } from "./connect.ts";
+import { connectResources } from "./connect.ts";
 import { IdleReclaim } from "./idle-reclaim.ts";
-import { Lifecycle } from "./lifecycle.ts";
+import { Lifecycle } from "../host/lifecycle.ts";
 import { harnessRoutes } from "./routes.ts";
-import type { RunServices } from "./services.ts";
+import type { RunResources } from "../tools/run-resources.ts";
 
 export interface StartOptions {
   allowRemote?: boolean;
@@ -30,7 +30,7 @@ export interface RunningSidecar {
   port: number;
   surfaces: Record<string, string>;
   registry: ToolRegistry;
-  services: RunServices;
+  services: RunResources;
   close(): Promise<void>;
 }
 
@@ -50,11 +50,9 @@ export async function startRun(
   }
   const lifecycle = new Lifecycle();
   const shutdown = new AbortController();
-  const services = connectServices(settings, runtime, lifecycle);
+  const services = connectResources(settings, runtime, lifecycle);
   const catalog = toolCatalog(services);
   const registry = new ToolRegistry(() => [...catalog(), ...(options.extraTools ?? [])]);
-  // The listener starts after the reclaim that reaches into it (a front thread's heap).
-  let collectListenerGarbage: ((deep: boolean) => void) | undefined;
   const reclaim = new IdleReclaim({
     // Parse workers only ever collect: dropping their compiled matcher, the hot path of every
     // search, cost 7–18 % of throughput in the minute of load after it, for 8 points of RSS.
@@ -62,12 +60,11 @@ export async function startRun(
       if (deep) shrinkFootprint();
       else collectGarbage(true);
       services.syntax?.collectGarbage();
-      collectListenerGarbage?.(deep);
     },
   });
   lifecycle.add("idle reclaim", async () => reclaim.close());
   const routes = harnessRoutes(services, registry, settings.surfaces.map(({ name, tiers }) => ({ name, tiers })));
-  const { app, sessions, front } = createApp({
+  const { app, sessions } = createApp({
     registry,
     surfaces: settings.surfaces,
     identity: { name: "sidecar", version: VERSION },
@@ -76,16 +73,15 @@ export async function startRun(
     allowRemote: options.allowRemote,
     routes,
   });
-  const listening = await runtime.listen(app.fetch, host, port, front).catch(async (error: Error) => {
+  const listening = await runtime.listen(app.fetch, host, port).catch(async (error: Error) => {
     await lifecycle.close(options.log);
     // Almost always the address: a port another process holds, or a host this machine does not have.
     throw new ConfigError(
       `listen: could not serve at ${host}:${port} (${error.message.replace(/^Error: /, "")}). Pick another --listen address, or port 0 for any free one.`,
     );
   });
-  collectListenerGarbage = listening.collectGarbage?.bind(listening);
   // The first search should not wait for the tree-sitter runtime to load in each parse worker, but
-  // the ready line need not either: the workers' start took CPU from the front's and the main thread's.
+  // the ready line need not either: the workers' start took CPU from the main thread's.
   services.syntax?.prewarm();
   lifecycle.add("mcp sessions", () => sessions.closeAll());
   lifecycle.add("listener", () => listening.close());
@@ -93,7 +89,7 @@ export async function startRun(
   const origin = `http://${shownHost}:${listening.port}`;
   return {
     url: `${origin}/mcp`,
-    ...(services.questions?.board ? { page: `${origin}/?token=${encodeURIComponent(services.questions.operatorToken)}` } : {}),
+    ...(services.questions?.board ? { page: `${origin}/?token=${encodeURIComponent(services.questions.pageSecret)}` } : {}),
     port: listening.port,
     surfaces: Object.fromEntries(settings.surfaces.map((s) => [s.name, s.token])),
     registry,

@@ -1,7 +1,7 @@
 // The harness's switch for vibe mode: GET /harness/vibe reads it, POST sets it and announces the change.
-import { readJsonBody } from "../http/json-body.ts";
+import { readJsonBody } from "../host/json-body.ts";
 import * as v from "valibot";
-import type { HarnessRoute } from "../http/app.ts";
+import type { HarnessRoute } from "../host/harness-route.ts";
 import type { ToolRegistry } from "../tool/registry.ts";
 import type { WorkerRoster } from "../workers/roster.ts";
 

@@ -1,24 +1,20 @@
 // Runtime primitives under Bun (source checkout and the compiled binary alike).
 import { isEmbeddedPath } from "../platform/embedded-paths.ts";
 import { join } from "node:path";
-import { listenBehindFront, prestartFront } from "./front.bun.ts";
+import type { RuntimePrimitives } from "../host/runtime.ts";
 import { bunGrammarSource } from "./grammar-source.bun.ts";
 import { spawnParseWorker } from "./parse-worker.bun.ts";
-import type { RuntimePrimitives } from "./primitives.ts";
 
 /** Inside `bun build --compile` output, the entry script lives in Bun's embedded file system. */
 const compiled = isEmbeddedPath(Bun.main);
 
 export const bunPrimitives: RuntimePrimitives = {
   name: "bun",
-  async listen(fetch, host, port, front) {
-    const behindFront = front ? await listenBehindFront(fetch, host, port, front) : undefined;
-    if (behindFront) return behindFront;
+  async listen(fetch, host, port) {
     // idleTimeout 0: SSE streams and long tool calls (ask_user, vibe_wait) must not be cut at 10 s.
     const server = Bun.serve({ fetch, hostname: host, port, idleTimeout: 0 });
     return { port: server.port ?? port, close: () => server.stop(true) };
   },
-  prepareToListen: prestartFront,
   grammars: bunGrammarSource,
   spawnParseWorker,
   // From source, name main.ts itself: under `bun test` (or an importing script) Bun.main is another file.

@@ -1,6 +1,6 @@
 // Runtime primitives under Deno: Deno.serve, grammars read from the checkout.
 import { checkoutGrammarSource } from "./grammar-source.fs.ts";
-import type { RuntimePrimitives } from "./primitives.ts";
+import type { RuntimePrimitives } from "../host/runtime.ts";
 
 declare const Deno: {
   serve(

@@ -1,6 +1,6 @@
 // Grammar bytes under Bun: files embedded by `bun build --compile` (or the checkout when run from source).
 import { gunzipSync } from "node:zlib";
-import type { GrammarSource } from "../syntax/grammars.ts";
+import type { GrammarSource } from "../host/runtime.ts";
 import { grammarFiles, treeSitterRuntimeFile } from "./grammar-files.bun.ts";
 
 export const bunGrammarSource: GrammarSource = {

@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { GRAMMARS, type GrammarSource } from "../syntax/grammars.ts";
+import type { GrammarSource } from "../host/runtime.ts";
+import { GRAMMARS } from "../syntax/grammars.ts";
 
 export function checkoutGrammarSource(root: string): GrammarSource {
   return {

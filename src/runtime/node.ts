@@ -2,7 +2,7 @@
 import { serve } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { checkoutGrammarSource } from "./grammar-source.fs.ts";
-import type { RuntimePrimitives } from "./primitives.ts";
+import type { RuntimePrimitives } from "../host/runtime.ts";
 
 export function nodePrimitives(checkoutRoot: string, entryScript: string): RuntimePrimitives {
   return {

@@ -3,6 +3,7 @@
 import { extname } from "node:path";
 import { Language, Parser } from "web-tree-sitter";
 import manifest from "../../grammars/manifest.json" with { type: "json" };
+import type { GrammarSource } from "../host/runtime.ts";
 
 export interface GrammarInfo {
   id: string;
@@ -11,12 +12,6 @@ export interface GrammarInfo {
   package: string;
   version: string;
   sha256: string;
-}
-
-/** Reads embedded files; Bun's compiled binary and a source checkout answer differently. */
-export interface GrammarSource {
-  grammarBytes(id: string): Promise<Uint8Array>;
-  runtimeWasmBytes(): Promise<Uint8Array>;
 }
 
 export const GRAMMARS: readonly GrammarInfo[] = manifest.grammars;

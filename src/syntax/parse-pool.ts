@@ -2,7 +2,7 @@
 // worker so its cached tree is found again; falls back to the main thread when workers cannot start.
 // A directory is walked in a worker too: the main thread, where every request waits its turn, only
 // routes files.
-import type { GrammarSource } from "./grammars.ts";
+import type { GrammarSource } from "../host/runtime.ts";
 import { GrammarLoader } from "./grammars.ts";
 import { FileSearcher, SearchCancelled, type FileOutcome, type FileRef, type JobStats, type SearchJob } from "./file-search.ts";
 import { packFiles, unpackFiles } from "./packed-files.ts";

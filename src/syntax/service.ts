@@ -3,11 +3,12 @@
 import { realpathSync, statSync, type Stats } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Parser } from "web-tree-sitter";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
 import { WriteHooks } from "../workspace/write-hooks.ts";
 import { byPath, type FileOutcome, type JobStats } from "./file-search.ts";
-import { GRAMMAR_IDS, GrammarLoader, grammarForPath, isGrammarId, type GrammarSource } from "./grammars.ts";
+import type { GrammarSource } from "../host/runtime.ts";
+import { GRAMMAR_IDS, GrammarLoader, grammarForPath, isGrammarId } from "./grammars.ts";
 import { DEFAULT_CACHE_CHARS } from "./parse-cache.ts";
 import { ParsePool, type SpawnWorker } from "./parse-pool.ts";
 import { CompiledPatterns, PatternError, type Pattern } from "./pattern.ts";

@@ -1,7 +1,7 @@
 // Staged structural edits: what ast_edit proposed, the hash of every file it was computed from,
 // and accepting (all files or none, after checking none changed since) or discarding it.
 import { createHash } from "node:crypto";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { AtomicWriteError, FolderSwapped, writeFilesAtomically } from "../workspace/atomic-write.ts";
 import { NoLongerInside, readFileInsideAsync } from "../workspace/paths.ts";
 

@@ -8,8 +8,15 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Sends an MCP progress notification when the client asked for them; a no-op otherwise. */
   progress(update: { progress: number; total?: number; message?: string }): void;
+  /**
+   * What the heartbeat says while the call is quiet, from now on ("the python cell has run for
+   * 12 s"); by default "<tool> is still working (N s)". Every quiet call gets a heartbeat.
+   */
+  describeWork(describe: () => string): void;
   /** Name of the surface the call came from (default, plan, explore, …). */
   surface: string;
+  /** The tiers that surface has: what the call may do, and may let work it starts do. */
+  tiers: readonly Tier[];
 }
 
 export interface ImageBlock {
@@ -33,6 +40,8 @@ export interface ToolSpec<In extends v.GenericSchema, Out extends v.GenericSchem
   description: string;
   /** Short human title for clients that show one. */
   title?: string;
+  /** How long a call may be quiet before a heartbeat progress is sent; default 10 s (http/call-progress.ts). */
+  heartbeatMs?: number;
   input: In;
   output: Out;
   run(input: v.InferOutput<In>, ctx: ToolContext): Promise<ToolReply<v.InferInput<Out>>>;
@@ -45,18 +54,4 @@ export function defineTool<In extends v.GenericSchema, Out extends v.GenericSche
   spec: ToolSpec<In, Out>,
 ): Tool {
   return spec as unknown as Tool;
-}
-
-/**
- * Thrown inside run() for a failure the model should read and act on. The wrapper turns it into
- * an `isError` result; anything else thrown becomes an internal-error result with its message.
- */
-export class ToolFailure extends Error {
-  constructor(
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = "ToolFailure";
-  }
 }

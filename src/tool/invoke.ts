@@ -2,7 +2,8 @@
 import * as v from "valibot";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { issueText } from "../validation/issue-text.ts";
-import { ToolFailure, type Tool, type ToolContext, type ToolReply } from "./define.ts";
+import { ToolFailure } from "../answer/failure.ts";
+import type { Tool, ToolContext, ToolReply } from "./define.ts";
 import { describeArguments } from "./json-schema.ts";
 
 /** Runs `tool` on raw client arguments and always answers with a CallToolResult — never throws. */

@@ -1,7 +1,8 @@
 // ast_edit: stages a structural rewrite and shows its diff; nothing is written (write tier).
 import * as v from "valibot";
 import { capList, capText } from "../tool/budget.ts";
-import { defineTool, ToolFailure } from "../tool/define.ts";
+import { defineTool } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { unboundInTemplate } from "../syntax/rewrite.ts";
 import type { SyntaxService } from "../syntax/service.ts";
 import { contentHash, type StagedFile } from "../syntax/staged-edits.ts";

@@ -1,6 +1,6 @@
 // Registration as data: a tool group exists only when the run has its resource (SPEC.md's table).
 import type { Tool } from "../tool/define.ts";
-import type { RunServices } from "../run/services.ts";
+import type { RunResources } from "./run-resources.ts";
 import { askUserTool } from "./ask-user.ts";
 import { astEditTool } from "./ast-edit.ts";
 import { astGrepTool } from "./ast-grep.ts";
@@ -16,7 +16,7 @@ import { vibeTools } from "./vibe-tools.ts";
  * once because their JSON Schemas are cached per schema object; rebuilding on every tools/list
  * would convert every schema again.
  */
-export function toolCatalog(services: RunServices): () => Tool[] {
+export function toolCatalog(services: RunResources): () => Tool[] {
   const { syntax, questions, languageServers, debug, conversation, kernels, workers } = services;
   const fixed = [
     ...(languageServers ? [lspTool(languageServers), lspRenameTool(languageServers)] : []),

@@ -1,6 +1,7 @@
 // The eval tool: a cell in the run's persistent Python or JavaScript kernel.
 import * as v from "valibot";
-import { defineTool, ToolFailure } from "../tool/define.ts";
+import { defineTool } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { KernelUnavailable, type KernelFactory } from "../kernel/factory.ts";
 import { renderCell } from "../kernel/render.ts";
 import description from "./eval.txt" with { type: "text" };
@@ -47,14 +48,13 @@ export function evalTool(kernels: KernelFactory) {
     description,
     input,
     output,
+    // MCP clients cancel a call after 60 s without progress by default, far inside the cell's own
+    // inactivity budget (300 s): a running cell reports every CELL_PROGRESS_INTERVAL_MS.
+    heartbeatMs: CELL_PROGRESS_INTERVAL_MS,
     async run(args, ctx) {
-      // A heartbeat while the cell runs: MCP clients cancel a call after 60 s without progress by
-      // default, far inside the cell's own inactivity budget (300 s).
       const started = Date.now();
-      let ticks = 0;
-      const heartbeat = setInterval(() => {
-        ctx.progress({ progress: ++ticks, message: `the ${args.language} cell has run for ${Math.round((Date.now() - started) / 1000)} s` });
-      }, CELL_PROGRESS_INTERVAL_MS);
+      ctx.describeWork(() => `the ${args.language} cell has run for ${Math.round((Date.now() - started) / 1000)} s`);
+      let waits = 0;
       let report;
       try {
         report = await kernels.execute({
@@ -62,13 +62,11 @@ export function evalTool(kernels: KernelFactory) {
           code: args.code,
           reset: args.reset,
           signal: ctx.signal,
-          onWait: (message) => ctx.progress({ progress: ++ticks, message }),
+          onWait: (message) => ctx.progress({ progress: ++waits, message }),
         });
       } catch (error) {
         if (error instanceof KernelUnavailable) throw new ToolFailure(error.message);
         throw error;
-      } finally {
-        clearInterval(heartbeat);
       }
       const cell = renderCell(report, args.description);
       return {

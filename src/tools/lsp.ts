@@ -1,7 +1,8 @@
 // The `lsp` tool: language-server queries by file, line and symbol (read tier).
 import * as v from "valibot";
 import { capList, capText } from "../tool/budget.ts";
-import { defineTool, ToolFailure, type Tool } from "../tool/define.ts";
+import { defineTool, type Tool } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { runChecker } from "../lsp/checkers.ts";
 import { collectDiagnostics } from "../lsp/diagnostics.ts";
 import { refreshOpenDocuments, syncDocument } from "../lsp/documents.ts";

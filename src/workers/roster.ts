@@ -1,7 +1,7 @@
 // The run's workers: spawn, re-run, kill, wait and list, with per-tier queues and the run's spawn cap.
 import { WORKER_TIERS, type VibeSettings, type WorkerTier } from "../config/resources/vibe.ts";
 import { capList } from "../tool/budget.ts";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 import { WorkerProcess } from "./worker-process.ts";
 import { isFinal, type FinalState, type WorkerRecord } from "./worker-record.ts";
 import { WorkerStore, type GenerationFiles } from "./worker-store.ts";
@@ -359,13 +359,3 @@ function workerNumber(id: string): number {
 }
 
 /** Builds the roster for a run and registers its shutdown, so no worker outlives the sidecar. */
-export function openWorkerRoster(
-  settings: VibeSettings,
-  workdir: string,
-  stateDir: string | undefined,
-  lifecycle: { add(name: string, close: () => Promise<void>): void },
-): WorkerRoster {
-  const roster = new WorkerRoster(settings, workdir, stateDir);
-  lifecycle.add("workers", () => roster.close());
-  return roster;
-}

@@ -2,7 +2,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import { ToolFailure } from "../tool/define.ts";
+import { ToolFailure } from "../answer/failure.ts";
 
 export class PathOutsideWorkdir extends ToolFailure {
   constructor(given: string, why: string) {

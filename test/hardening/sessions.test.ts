@@ -1,7 +1,7 @@
 // Abandoned MCP sessions (clients that drop them without DELETE) must not lock new clients out.
 import { describe, expect, test } from "bun:test";
 import { createApp, type SurfaceToken } from "../../src/http/app.ts";
-import { MAX_SESSIONS } from "../../src/http/mcp-sessions.ts";
+import { MAX_SESSIONS } from "../../src/http/session-table.ts";
 import { ToolRegistry } from "../../src/tool/registry.ts";
 import { PROBE_TOOLS } from "../helpers/probe-tools.ts";
 

@@ -1,7 +1,8 @@
 // Tools defined only for tests, one per tier, to exercise the registry and the MCP surface before
 // (and independently of) the real tools. They never ship: the catalog does not list them.
 import * as v from "valibot";
-import { defineTool, ToolFailure } from "../../src/tool/define.ts";
+import { ToolFailure } from "../../src/answer/failure.ts";
+import { defineTool } from "../../src/tool/define.ts";
 
 export const echoTool = defineTool({
   name: "test_echo",
@@ -37,8 +38,14 @@ export const execProbeTool = defineTool({
   },
 });
 
-/** How many test_slow calls saw their AbortSignal fire. */
-export const slowToolAborts = { count: 0 };
+/** How many test_slow calls saw their AbortSignal fire; `next()` resolves at the next one. */
+export const slowToolAborts = {
+  count: 0,
+  waiters: [] as (() => void)[],
+  next(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  },
+};
 
 /** Waits until cancelled, sending progress every 20 ms. */
 export const slowTool = defineTool({
@@ -53,6 +60,7 @@ export const slowTool = defineTool({
     while (Date.now() - started < ms) {
       if (ctx.signal.aborted) {
         slowToolAborts.count++;
+        for (const wake of slowToolAborts.waiters.splice(0)) wake();
         throw new Error("aborted");
       }
       ctx.progress({ progress: ++step, message: `step ${step}` });

@@ -36,6 +36,16 @@ function post(body: string, headers: Record<string, string> = {}) {
   });
 }
 
+/** The JSON-RPC messages of an answer, whether it came as JSON or as an event stream. */
+async function answerMessages(response: Response): Promise<unknown[]> {
+  const text = await response.text();
+  if (!response.headers.get("content-type")?.startsWith("text/event-stream")) return [JSON.parse(text)].flat();
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("data: "))
+    .flatMap((line) => [JSON.parse(line.slice(6))].flat());
+}
+
 async function openSession(app: ReturnType<typeof appUnderTest>): Promise<string> {
   const response = await app.request(post(JSON.stringify(INITIALIZE)));
   expect(response.status).toBe(200);
@@ -132,7 +142,23 @@ describe("bad requests", () => {
     const app = appUnderTest();
     const id = await openSession(app);
     const response = await app.request(post(JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/call", params }), { "Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18" }));
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 8, error: { code: -32602, message: `Invalid tools/call request: ${problem}.` } });
+    expect(await answerMessages(response)).toEqual([{ jsonrpc: "2.0", id: 8, error: { code: -32602, message: `Invalid tools/call request: ${problem}.` } }]);
+  });
+
+  test("a malformed tools/call inside a batch gets the same words, and the rest of the batch its answers", async () => {
+    const app = appUnderTest();
+    const id = await openSession(app);
+    const batch = [
+      { jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: 5 } },
+      { jsonrpc: "2.0", id: 9, method: "ping" },
+    ];
+    // 2025-03-26 is the last protocol version with JSON-RPC batches.
+    const response = await app.request(post(JSON.stringify(batch), { "Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-03-26" }));
+    const messages = (await answerMessages(response)) as { id: number; [key: string]: unknown }[];
+    expect(messages.sort((a, b) => a.id - b.id)).toEqual([
+      { jsonrpc: "2.0", id: 8, error: { code: -32602, message: "Invalid tools/call request: params.name must be the tool's name, a non-empty string." } },
+      { jsonrpc: "2.0", id: 9, result: {} },
+    ]);
   });
 
   test("a request for an unknown session gets 404, one without a session 400", async () => {

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { PROBE_TOOLS, slowToolAborts } from "../helpers/probe-tools.ts";
-import { startTestRun } from "../helpers/sidecar.ts";
+import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 describe("MCP over Streamable HTTP with the official SDK client", () => {
@@ -80,12 +80,14 @@ describe("MCP over Streamable HTTP with the official SDK client", () => {
     expect(progress.length).toBeGreaterThan(2);
 
     const before = slowToolAborts.count;
+    const aborted = slowToolAborts.next();
     const controller = new AbortController();
-    const call = client.callTool({ name: "test_slow", arguments: { ms: 10_000 } }, undefined, { signal: controller.signal });
-    await Bun.sleep(100);
+    const running = Promise.withResolvers<void>();
+    const call = client.callTool({ name: "test_slow", arguments: { ms: 10_000 } }, undefined, { signal: controller.signal, onprogress: () => running.resolve() });
+    await running.promise; // the tool runs: its first progress arrived
     controller.abort("test cancels");
     await expect(call).rejects.toThrow();
-    for (let i = 0; i < 50 && slowToolAborts.count === before; i++) await Bun.sleep(20);
+    await aborted;
     expect(slowToolAborts.count).toBe(before + 1);
   });
 
@@ -105,29 +107,40 @@ describe("MCP over Streamable HTTP with the official SDK client", () => {
   test("a cancelled call's response stream is ended, though no answer is sent for it", async () => {
     await using dir = await tempDir();
     await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
-    const token = t.run.surfaces.default!;
-    const post = (body: unknown, session?: string) =>
-      t.fetch("/mcp", {
-        method: "POST",
-        headers: {
-          Authorization: `Bearer ${token}`,
-          "Content-Type": "application/json",
-          Accept: "application/json, text/event-stream",
-          "Mcp-Protocol-Version": "2025-06-18",
-          ...(session ? { "Mcp-Session-Id": session } : {}),
-        },
-        body: JSON.stringify(body),
-      });
-    const opened = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
-    const session = opened.headers.get("mcp-session-id")!;
-    await opened.text();
-    await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session);
-    const call = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "test_slow", arguments: { ms: 30_000 } } }, session);
-    await Bun.sleep(100);
-    await post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "test" } }, session);
-    // Left open, each such stream held one of the front's 256 fetches: after ~255 every call hung.
-    const ended = await Promise.race([call.text().then(() => "ended"), Bun.sleep(10_000).then(() => "still open")]);
+    const raw = await rawSession(t);
+    const call = await raw.post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "test_slow", arguments: { ms: 30_000 }, _meta: { progressToken: 2 } } });
+    const events = eventLines(call);
+    while (!(await events.next()).value?.includes("notifications/progress")); // the tool runs
+    await raw.post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "test" } });
+    // Left open, each such stream held a connection: under Bun, after ~255 of them every call hung.
+    const ended = await Promise.race([drain(events).then(() => "ended"), Bun.sleep(10_000).then(() => "still open")]);
     expect(ended).toBe("ended");
+  });
+
+  test("300 cancelled calls in a row leave the server answering", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
+    const raw = await rawSession(t);
+    for (let id = 10; id < 310; id++) {
+      const call = await raw.post({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "test_slow", arguments: { ms: 30_000 } } });
+      await raw.post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "test" } });
+      await call.text(); // ended, with no answer
+    }
+    const answer = await (await t.client()).callTool({ name: "test_echo", arguments: { text: "still here" } });
+    expect(answer.structuredContent).toEqual({ echoed: "still here" });
+  }, 120_000);
+
+  test("an event stream opens at once: its headers arrive before its first event", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
+    const raw = await rawSession(t);
+    // A quiet call and the standalone stream send nothing for seconds; their headers must not wait for it.
+    const quiet = raw.post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "test_quiet", arguments: { ms: 20_000 } } });
+    const standalone = t.fetch("/mcp", { headers: { ...raw.headers, Accept: "text/event-stream" } });
+    const opened = await Promise.race([Promise.all([quiet, standalone]).then(() => "opened"), Bun.sleep(5_000).then(() => "waiting")]);
+    expect(opened).toBe("opened");
+    expect((await standalone).headers.get("content-type")).toStartWith("text/event-stream");
+    expect((await quiet).headers.get("content-type")).toStartWith("text/event-stream");
   });
 
   test("ping answers and the session can be ended with DELETE", async () => {
@@ -169,3 +182,36 @@ describe("MCP over Streamable HTTP with the official SDK client", () => {
     expect(seen).toBe(true);
   });
 });
+
+/** An initialized session driven with raw HTTP, for what the SDK client hides (cancelled calls' streams). */
+async function rawSession(t: TestRun) {
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${t.run.surfaces.default!}`,
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    "Mcp-Protocol-Version": "2025-06-18",
+  };
+  const post = (body: unknown) => t.fetch("/mcp", { method: "POST", headers, body: JSON.stringify(body) });
+  const opened = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+  headers["Mcp-Session-Id"] = opened.headers.get("mcp-session-id")!;
+  await opened.text();
+  await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+  return { headers, post };
+}
+
+/** The lines of an event-stream response, as they arrive. */
+async function* eventLines(response: Response): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  const reader = response.body!.getReader();
+  let buffered = "";
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    buffered += decoder.decode(chunk.value, { stream: true });
+    const lines = buffered.split("\n");
+    buffered = lines.pop()!;
+    yield* lines;
+  }
+}
+
+async function drain(lines: AsyncGenerator<string>): Promise<void> {
+  while (!(await lines.next()).done);
+}

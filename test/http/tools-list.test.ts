@@ -2,7 +2,7 @@
 // surface's own, rebuilt when the tool set changes; requests the SDK would refuse still go to it.
 import { describe, expect, test } from "bun:test";
 import { createApp, type SurfaceToken } from "../../src/http/app.ts";
-import { describeTool } from "../../src/http/mcp-sessions.ts";
+import { describeTool } from "../../src/http/describe-tool.ts";
 import type { Tool } from "../../src/tool/define.ts";
 import { ToolRegistry } from "../../src/tool/registry.ts";
 import { echoTool, execProbeTool, PROBE_TOOLS } from "../helpers/probe-tools.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DiagnosticLedger } from "../../src/lsp/ledger.ts";
 import { resolveSymbolColumn } from "../../src/lsp/position.ts";
 import { applyTextEdits, planWorkspaceEdit } from "../../src/lsp/workspace-edit.ts";
-import { ToolFailure } from "../../src/tool/define.ts";
+import { ToolFailure } from "../../src/answer/failure.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 describe("resolveSymbolColumn turns a symbol on a line into a UTF-16 column", () => {

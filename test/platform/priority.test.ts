@@ -10,9 +10,8 @@ import { spawnSidecar } from "../../build/spawn-sidecar.ts";
 import { HELPER_THREAD_NICE, lowerSessionGroupPriority } from "../../src/platform/priority.ts";
 import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { CHILD_NICE, spawnGroup, stopGroup } from "../../src/process/group.ts";
-import { connectSyntax } from "../../src/syntax/connect.ts";
-import { bunPrimitives } from "../../src/runtime/bun.ts";
-import { Lifecycle } from "../../src/run/lifecycle.ts";
+import { connect as connectSyntax } from "../../src/syntax/connect.ts";
+import { testConnectContext } from "../helpers/connect-context.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
@@ -62,29 +61,24 @@ describe("priorities", () => {
     for (let k = 0; k < 20; k++) await client.callTool({ name: "ast_grep", arguments: { pattern: "$X = 1", language: "python" } });
     const pid = sidecar.ready.pid;
     const threads = () => readdirSync(`/proc/${pid}/task`).map((tid) => ({ tid: Number(tid), name: readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim() }));
-    // The front thread answers tools/list and passes every other request on through Bun's fetch,
-    // whose I/O runs on its "HTTP Client" thread.
-    const serving = new Set(["sidecar-front", "HTTP Client"]);
+    const serving = new Set<string>();
     const helpersAtZero = () => threads().filter(({ tid, name }) => tid !== pid && !serving.has(name) && niceOf(pid, tid) < HELPER_THREAD_NICE);
     // Threads started after the last check are caught by the next one, within HELPER_CHECK_MS.
     for (let k = 0; k < 80 && helpersAtZero().length > 0; k++) await Bun.sleep(100);
     expect(helpersAtZero()).toEqual([]);
     expect(readdirSync(`/proc/${pid}/task`).length).toBeGreaterThan(3);
     expect(niceOf(pid, pid)).toBe(0);
-    const servingThreads = threads().filter(({ name }) => serving.has(name));
-    expect(servingThreads.map(({ name }) => name).sort()).toEqual(["HTTP Client", "sidecar-front"]);
-    for (const { tid } of servingThreads) expect(niceOf(pid, tid)).toBe(0);
   }, 30_000);
 
   test("parse workers run below the main thread", async () => {
     await using dir = await tempDir();
     await dir.write({ "a.py": "x = 1\n" });
-    const lifecycle = new Lifecycle();
-    const syntax = connectSyntax(dir.path, {}, bunPrimitives, lifecycle);
+    const ctx = testConnectContext(dir.path);
+    const syntax = connectSyntax({}, ctx);
     await syntax.search({ pattern: "$X = 1", language: "python" }); // the workers are up once it answers
     const nices = readdirSync(`/proc/${process.pid}/task`).map((tid) => niceOf(process.pid, Number(tid)));
     expect(nices.filter((nice) => nice === 10).length).toBeGreaterThanOrEqual(1);
     expect(niceOf(process.pid, process.pid)).toBe(0);
-    await lifecycle.close();
+    await ctx.lifecycle.close();
   });
 });

@@ -66,7 +66,11 @@ describe("the operator page's access", () => {
     await using dir = await tempDir();
     await using t = await startTestRun(dir.path, embeddedDefaults());
     const line = JSON.parse(readyLine(t.run)) as { url: string; page: string; surfaces: Record<string, string> };
-    expect(line.page).toBe(`${line.url.replace(/\/mcp$/, "")}/?token=${line.surfaces.default}`);
+    const secret = new URL(line.page).searchParams.get("token")!;
+    expect(line.page).toBe(`${line.url.replace(/\/mcp$/, "")}/?token=${secret}`);
+    // The page's secret is its own, never a surface's bearer token: the page acts as the human.
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    expect(Object.values(line.surfaces)).not.toContain(secret);
     expect((await (await t.client()).listTools()).tools.map((tool) => tool.name)).toContain("ask_user");
   });
 
@@ -76,6 +80,7 @@ describe("the operator page's access", () => {
     expect((await t.fetch("/")).status).toBe(401);
     expect((await t.fetch("/?token=wrong-token-of-some-length")).status).toBe(401);
     expect((await t.fetch(`/?token=${t.run.surfaces.plan}`)).status).toBe(401);
+    expect((await t.fetch(`/?token=${t.run.surfaces.default}`)).status).toBe(401);
     expect((await t.fetch("/operator/events")).status).toBe(401);
     const cookie = await operatorCookie(t);
     const page = await t.fetch("/", { headers: { Cookie: cookie } });

@@ -1,7 +1,10 @@
 // Settings of the debug-session supervisor resource (debug).
 import * as v from "valibot";
 import { configObject } from "./shared.ts";
-import { ADAPTER_IDS } from "../../dap/catalog.ts";
+
+/** The debug adapters the catalog has (src/dap/catalog.ts), by the id a config overrides them with. */
+export const ADAPTER_IDS = ["dart", "debugpy", "lldb", "delve"] as const;
+export type AdapterId = (typeof ADAPTER_IDS)[number];
 
 const adapterOverride = configObject({
   /** Replaces the catalog's command for this adapter, e.g. ["/opt/llvm/bin/lldb-dap"]. */

@@ -1,6 +1,6 @@
 // Who may use the operator page: the token from the query string once, then a per-run cookie.
 import { createHash } from "node:crypto";
-import { sameSecret } from "../../http/guard.ts";
+import { sameSecret } from "../../platform/secrets.ts";
 
 export class OperatorSession {
   /** Named after a hash of the token so two sidecars on one host (cookies ignore ports) never clash. */

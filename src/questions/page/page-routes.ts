@@ -1,7 +1,7 @@
 // The operator page's HTTP face: the page at `/`, its live event stream, and answers posted from it.
-import { readJsonBody } from "../../http/json-body.ts";
+import { readJsonBody } from "../../host/json-body.ts";
 import * as v from "valibot";
-import type { HarnessRoute } from "../../http/app.ts";
+import type { HarnessRoute } from "../../host/harness-route.ts";
 import type { OperatorBoard } from "../board.ts";
 import { OperatorSession } from "./operator-session.ts";
 import { pageHeaders, PAGE_HTML, UNAUTHORIZED_HTML } from "./page-html.ts";

@@ -1,5 +1,8 @@
-// Builds the question service of a run: the harness's port when configured, else the operator page.
+// The questions domain's entry: the harness's question port when configured, else the operator
+// page, which then gets its own secret (never a surface's token: the page acts as the human).
 import type { QuestionSettings } from "../config/resources/questions.ts";
+import type { Connect } from "../host/connect-context.ts";
+import { mintSecret } from "../platform/secrets.ts";
 import { OperatorBoard } from "./board.ts";
 import { QuestionDesk } from "./desk.ts";
 import { HarnessPort } from "./harness-port.ts";
@@ -10,18 +13,14 @@ export interface QuestionService {
   space: string | undefined;
   /** Present when the sidecar is its own question port (no harness port configured). */
   board: OperatorBoard | undefined;
-  /** The token that opens the operator page (the default surface's). */
-  operatorToken: string;
+  /** The secret that opens the operator page, minted per run; no MCP route accepts it. */
+  pageSecret: string;
 }
 
 /** Builds the service; pending cards end (no human) when the run closes. */
-export function connectQuestions(
-  settings: QuestionSettings,
-  operatorToken: string,
-  lifecycle: { add(name: string, close: () => void): void },
-): QuestionService {
+export const connect: Connect<QuestionSettings, QuestionService> = (settings, ctx) => {
   const board = settings.port ? undefined : new OperatorBoard();
-  if (board) lifecycle.add("operator page", () => board.close());
+  if (board) ctx.lifecycle.add("operator page", () => board.close());
   const port = settings.port ? new HarnessPort(settings.port, settings.token) : board!;
-  return { desk: new QuestionDesk(port, settings.timeoutSeconds), space: settings.space, board, operatorToken };
-}
+  return { desk: new QuestionDesk(port, settings.timeoutSeconds), space: settings.space, board, pageSecret: mintSecret() };
+};

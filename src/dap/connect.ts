@@ -1,15 +1,15 @@
-// Builds the run's debug supervisor from its resource settings and ties its shutdown to the run.
+// The debug domain's entry: the run's debug supervisor, closed with the run.
 import type { DebugAdapterSettings } from "../config/resources/debug-adapters.ts";
-import type { Lifecycle } from "../run/lifecycle.ts";
+import type { Connect } from "../host/connect-context.ts";
 import { DebugSupervisor } from "./supervisor.ts";
 
-export function debugSupervisor(workdir: string, settings: DebugAdapterSettings, lifecycle: Lifecycle): DebugSupervisor {
+export const connect: Connect<DebugAdapterSettings, DebugSupervisor> = (settings, ctx) => {
   const supervisor = new DebugSupervisor({
-    workdir,
+    workdir: ctx.workdir,
     ...(settings.ttlSeconds !== undefined ? { ttlMs: settings.ttlSeconds * 1000 } : {}),
     ...(settings.stopWaitSeconds !== undefined ? { stopWaitMs: settings.stopWaitSeconds * 1000 } : {}),
     ...(settings.adapters ? { overrides: settings.adapters } : {}),
   });
-  lifecycle.add("debug sessions", () => supervisor.close());
+  ctx.lifecycle.add("debug sessions", () => supervisor.close());
   return supervisor;
-}
+};

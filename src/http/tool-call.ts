@@ -1,0 +1,110 @@
+// tools/call for one session: the request's params checked in words, the tool found for the
+// surface, its context (cancellation, progress, heartbeat) built, and the call counted while it runs.
+import { ErrorCode, type CallToolResult, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolContext } from "../tool/define.ts";
+import { invokeTool } from "../tool/invoke.ts";
+import type { Surface, ToolRegistry } from "../tool/registry.ts";
+import { CallProgress } from "./call-progress.ts";
+
+/** Told when each tool call starts and ends (the run reclaims memory once none is in flight). */
+export interface CallActivity {
+  callStarted(): void;
+  callEnded(): void;
+}
+
+/** What the SDK hands a request handler, as far as a tool call uses it. */
+export interface CallExtra {
+  signal: AbortSignal;
+  requestId: RequestId;
+  sendNotification(notification: { method: "notifications/progress"; params: Record<string, unknown> }): Promise<void>;
+}
+
+/**
+ * A JSON-RPC error with a plain message. The SDK's McpError prefixes its message with
+ * "MCP error -32602: ", which the server sends as is and the client prefixes again.
+ */
+export class RequestFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ToolCallDeps {
+  registry: ToolRegistry;
+  surface: Surface;
+  /** Aborted when the run shuts down, so long calls end with it. */
+  runSignal: AbortSignal;
+  /** Every call, across sessions (the run's idle reclaim) and in this session (eviction). */
+  activities: readonly CallActivity[];
+  /** Ends a request's response stream: for a call the client cancelled, the SDK sends no answer. */
+  endStream(requestId: RequestId): void;
+}
+
+/** The tools/call handler of one session. */
+export function toolCallHandler(deps: ToolCallDeps) {
+  return async (request: { params?: unknown }, extra: CallExtra): Promise<CallToolResult> => {
+    const params = checkedParams(request.params);
+    const tool = deps.registry.find(deps.surface, params.name);
+    if (!tool) {
+      const available = deps.registry.forSurface(deps.surface).map((t) => t.name);
+      throw new RequestFailure(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. Tools available here: ${available.join(", ") || "none"}.`);
+    }
+    const signal = AbortSignal.any([extra.signal, deps.runSignal]);
+    const progressToken = params._meta?.progressToken;
+    const notify =
+      progressToken === undefined
+        ? undefined
+        : (update: object) => void extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } }).catch(() => {});
+    const progress = new CallProgress(tool.name, notify, signal, tool.heartbeatMs);
+    const ctx: ToolContext = {
+      signal,
+      surface: deps.surface.name,
+      tiers: deps.surface.tiers,
+      progress: (update) => progress.send(update),
+      describeWork: (describe) => progress.describeWork(describe),
+    };
+    for (const activity of deps.activities) activity.callStarted();
+    try {
+      return await invokeTool(tool, params.arguments, ctx);
+    } finally {
+      progress.stop();
+      for (const activity of deps.activities) activity.callEnded();
+      // The SDK sends no answer to a cancelled request, so its response stream stayed open: each
+      // held a connection, and under Bun about 255 of them made every later call hang.
+      if (extra.signal.aborted) deps.endStream(extra.requestId);
+    }
+  };
+}
+
+interface CallParams {
+  name: string;
+  arguments?: unknown;
+  _meta?: { progressToken?: string | number };
+}
+
+/**
+ * The params of a tools/call, or invalid params (-32602) in words. This is the one check: the
+ * handler is registered with a schema that accepts any params, so a malformed call (alone or in a
+ * batch) never reaches the SDK's own check, which answered with its schema library's JSON dump.
+ */
+function checkedParams(params: unknown): CallParams {
+  const problem =
+    typeof params !== "object" || params === null || Array.isArray(params)
+      ? "params must be an object: {name, arguments}"
+      : typeof (params as CallParams).name !== "string" || (params as CallParams).name === ""
+        ? "params.name must be the tool's name, a non-empty string"
+        : !isObjectOrAbsent((params as CallParams).arguments)
+          ? "params.arguments must be an object of the tool's arguments"
+          : !isObjectOrAbsent((params as CallParams)._meta)
+            ? "params._meta must be an object"
+            : undefined;
+  if (problem) throw new RequestFailure(ErrorCode.InvalidParams, `Invalid tools/call request: ${problem}.`);
+  return params as CallParams;
+}
+
+function isObjectOrAbsent(value: unknown): boolean {
+  return value === undefined || (typeof value === "object" && value !== null && !Array.isArray(value));
+}
