@@ -1,32 +1,53 @@
 // Scheduling priority: the main thread, which every request passes through, comes before bulk work.
-// On a busy machine a tools/list otherwise waits for a core behind parse workers matching, a
-// language server indexing or a kernel running a loop. Raising a nice value needs no privilege.
+// On a busy machine a call otherwise waits for a core behind parse workers matching, a language
+// server indexing or a kernel running a loop. Every nice set here is relative to the process's own:
+// a sidecar started under `nice -n 15` puts its children at 19, never back at 5 (a raise above the
+// parent that root could make and a user could not, and that would invert the order asked for).
 
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
 
-/** Lowers the calling thread's priority (Linux: threads have their own nice value); false where it cannot. */
-export function lowerThisThreadPriority(nice: number): boolean {
+/** The highest nice value (lowest priority) Linux and macOS accept. */
+const MAX_NICE = 19;
+
+/** The process's own nice value (its main thread's); 0 where it cannot be read. */
+function ownNice(): number {
+  try {
+    return getPriority(process.pid);
+  } catch {
+    return 0;
+  }
+}
+
+/** `by` steps below the process's own priority, within the valid range. */
+export function niceBelowOwn(by: number): number {
+  return Math.min(MAX_NICE, ownNice() + by);
+}
+
+/** Lowers the calling thread `by` steps below the process (Linux: threads have their own nice value); false where it cannot. */
+export function lowerThisThreadPriority(by: number): boolean {
   if (process.platform !== "linux") return false;
   try {
     const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
     if (!Number.isInteger(tid) || tid === process.pid) return false; // never the main thread
-    setPriority(tid, nice);
+    setPriority(tid, niceBelowOwn(by));
     return true;
   } catch {
     return false;
   }
 }
 
-/** Lowers a child process's priority (its own children inherit it); false where it cannot. */
-export function lowerProcessPriority(pid: number, nice: number): boolean {
+/** Lowers a child process `by` steps below this process (its own children inherit it); false where it cannot. */
+export function lowerProcessPriority(pid: number, by: number): boolean {
   if (process.platform === "win32") return false;
+  const nice = niceBelowOwn(by);
   try {
+    if (getPriority(pid) >= nice) return true; // already as low: never raise it
     setPriority(pid, nice);
   } catch {
     return false; // already gone
   }
-  lowerSessionGroupPriority(pid, nice);
+  lowerSessionGroupPriority(pid, by);
   return true;
 }
 
@@ -35,36 +56,31 @@ export function lowerProcessPriority(pid: number, nice: number): boolean {
  * scheduling group, and groups share the CPU as equals whatever the nice values of their threads.
  * A child that leads its own session (spawned detached, for group kills) is such a group: its
  * process nice alone would leave it level with the whole sidecar, so the group's nice is lowered
- * too. Raising it needs no privilege. A child in our own group is left alone, since that nice
- * would lower the sidecar with it. False where there is no group of the child's own to lower.
+ * too, `by` steps below our own group's. Raising it needs no privilege. A child in our own group
+ * is left alone, since that nice would lower the sidecar with it. False where there is no group of
+ * the child's own to lower.
  */
-export function lowerSessionGroupPriority(pid: number, nice: number): boolean {
+export function lowerSessionGroupPriority(pid: number, by: number): boolean {
   if (process.platform !== "linux") return false;
   try {
-    const ours = autogroupName(readFileSync("/proc/self/autogroup", "utf8"));
+    const ours = autogroup(readFileSync("/proc/self/autogroup", "utf8"));
     const path = `/proc/${pid}/autogroup`;
-    if (autogroupName(readFileSync(path, "utf8")) === ours) return false;
-    writeFileSync(path, String(nice));
+    if (autogroup(readFileSync(path, "utf8")).name === ours.name) return false;
+    writeFileSync(path, String(Math.min(MAX_NICE, ours.nice + by)));
     return true;
   } catch {
     return false; // autogroup off (no file), or the child is gone
   }
 }
 
-/** "/autogroup-12310 nice 0" → "/autogroup-12310". */
-function autogroupName(line: string): string {
-  return line.split(" ")[0] ?? "";
+/** "/autogroup-12310 nice 0" → its name and nice. */
+function autogroup(line: string): { name: string; nice: number } {
+  const [name = "", , nice = "0"] = line.trim().split(" ");
+  return { name, nice: Number(nice) || 0 };
 }
 
-/** Nice value of the runtime's helper threads; the parse workers, bulk work too, have their own. */
-export const HELPER_THREAD_NICE = 10;
-/** The name of the front thread (src/runtime/front.bun.ts), which answers requests as the main thread does. */
-export const FRONT_THREAD_NAME = "sidecar-front";
-/**
- * Threads on the path of every request, kept at the main thread's priority: the front thread, and
- * Bun's "HTTP Client" thread, where fetch does its I/O as the front passes each call on.
- */
-const SERVING_THREAD_NAMES = new Set([FRONT_THREAD_NAME, "HTTP Client"]);
+/** Steps below the main thread for the runtime's helper threads; the parse workers have their own. */
+export const HELPER_THREAD_STEPS = 10;
 
 /** Helper threads start lazily (the JIT's once code gets hot), so the check repeats. */
 const HELPER_CHECK_MS = 5_000;
@@ -83,21 +99,14 @@ export function keepHelperThreadsLow(): () => void {
 }
 
 function lowerHelperThreads(): void {
+  const nice = niceBelowOwn(HELPER_THREAD_STEPS);
   for (const tid of threadIds()) {
     if (tid === process.pid) continue; // the main thread
     try {
-      if (getPriority(tid) < HELPER_THREAD_NICE && !SERVING_THREAD_NAMES.has(threadName(tid))) setPriority(tid, HELPER_THREAD_NICE);
+      if (getPriority(tid) < nice) setPriority(tid, nice);
     } catch {
       // the thread ended meanwhile
     }
-  }
-}
-
-function threadName(tid: number): string {
-  try {
-    return readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim();
-  } catch {
-    return "";
   }
 }
 

@@ -18,11 +18,13 @@ const killer = treeKiller();
 const treeTags = new WeakMap<ChildProcess, string>();
 
 /**
- * Nice value of every child (language servers, debug adapters, kernels, workers): the sidecar's
- * main thread answers every request, so a child indexing or looping must not take its core. It is
- * set just after spawn, so what a child forks in its very first instant keeps the default.
+ * How many nice steps below the sidecar every child runs (language servers, debug adapters, kernels,
+ * workers): the sidecar's main thread answers every request, so a child indexing or looping must
+ * not take its core. A group at 5 steps below weighs about a third of ours, so three busy children
+ * still weigh as much as the sidecar; 19 would starve a kernel's computation behind any unrelated
+ * job. It is set just after spawn, so what a child forks in its very first instant keeps ours.
  */
-export const CHILD_NICE = 5;
+export const CHILD_NICE_STEPS = 5;
 
 /**
  * Spawns `command` as the leader of a new process group, so the whole tree can be signalled, and
@@ -33,7 +35,7 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
   const child = spawn(command, args, { windowsHide: true, ...options, env, detached: killer.detachChildren });
   treeTags.set(child, tag);
   watchForOrphaning(child, tag);
-  if (child.pid !== undefined) lowerProcessPriority(child.pid, CHILD_NICE);
+  if (child.pid !== undefined) lowerProcessPriority(child.pid, CHILD_NICE_STEPS);
   return child;
 }
 

@@ -12,9 +12,9 @@ import type { FromWorker, ToWorker } from "./worker-protocol.ts";
 
 declare const self: { onmessage: ((event: MessageEvent<ToWorker>) => void) | null; postMessage(message: FromWorker): void };
 
-/** Nice value of parse workers: the main thread, which every request waits on, comes first. */
-const WORKER_NICE = 10;
-lowerThisThreadPriority(WORKER_NICE);
+/** Steps below the main thread for parse workers: the main thread, which every request waits on, comes first. */
+const WORKER_NICE_STEPS = 10;
+lowerThisThreadPriority(WORKER_NICE_STEPS);
 
 let runtimeWasm: Uint8Array | undefined;
 const cancelled = new Set<number>();
