@@ -2,9 +2,17 @@
 import * as v from "valibot";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { issueText } from "../validation/issue-text.ts";
+import { type Tool, type ToolContext, type ToolReply } from "./define.ts";
 import { ToolFailure } from "../answer/failure.ts";
-import type { Tool, ToolContext, ToolReply } from "./define.ts";
+import { capText } from "./budget.ts";
 import { describeArguments } from "./json-schema.ts";
+
+/**
+ * The most text any answer carries. Each tool bounds its own output well below this (the largest,
+ * a debug session's output, at 64 KB); this is the backstop for a bound a tool forgot, so that no
+ * call can put an unbounded text in front of the model.
+ */
+export const MAX_ANSWER_TEXT_BYTES = 128 * 1024;
 
 /** Runs `tool` on raw client arguments and always answers with a CallToolResult — never throws. */
 export async function invokeTool(tool: Tool, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
@@ -22,7 +30,7 @@ export async function invokeTool(tool: Tool, args: unknown, ctx: ToolContext): P
 }
 
 function replyResult(reply: ToolReply<unknown>): CallToolResult {
-  const content: CallToolResult["content"] = [{ type: "text", text: reply.text }];
+  const content: CallToolResult["content"] = [{ type: "text", text: boundedText(reply.text) }];
   for (const image of reply.images ?? []) content.push({ type: "image", data: image.data, mimeType: image.mimeType });
   // A reply's data matches the tool's outputSchema (run() is typed so), error or not.
   const result: CallToolResult = { content, structuredContent: asRecord(reply.data) };
@@ -35,8 +43,15 @@ function replyResult(reply: ToolReply<unknown>): CallToolResult {
  * Details a failure names travel in `_meta` for harnesses that want fields.
  */
 function errorResult(message: string, details: Record<string, unknown> = {}): CallToolResult {
-  const result: CallToolResult = { content: [{ type: "text", text: message }], isError: true };
+  const result: CallToolResult = { content: [{ type: "text", text: boundedText(message) }], isError: true };
   return Object.keys(details).length ? { ...result, _meta: { "sidecar/details": details } } : result;
+}
+
+/** The text as is, or cut in the middle to MAX_ANSWER_TEXT_BYTES with a line saying so. */
+function boundedText(text: string): string {
+  const capped = capText(text, MAX_ANSWER_TEXT_BYTES);
+  if (capped.cutBytes === 0) return text;
+  return `${capped.text}\n(This answer was ${Buffer.byteLength(text)} bytes, over the ${MAX_ANSWER_TEXT_BYTES} every answer is held to; the middle was cut. Narrow the call to see the rest.)`;
 }
 
 function asRecord(data: unknown): Record<string, unknown> {
