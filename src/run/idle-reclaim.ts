@@ -20,6 +20,18 @@ export const DEEP_IDLE_MS = 10_000;
 /** After a reclaim, how long until RSS is read as the new settled level (workers collect on their own time). */
 const SETTLE_MS = 2_000;
 
+/** The timers the reclaim waits with; tests pass a clock they advance by hand. */
+export interface Timers {
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** Real timers, unref'd: a pending reclaim never keeps the process alive. */
+const REAL_TIMERS: Timers = {
+  setTimeout: (run, ms) => setTimeout(run, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
 export interface IdleReclaimOptions {
   /** Runs the collections; `deep` (long idle) may also drop compiled code and the allocator's cached pages. */
   reclaim(deep: boolean): void;
@@ -29,21 +41,24 @@ export interface IdleReclaimOptions {
   growthBytes?: number;
   deepIdleMs?: number;
   settleMs?: number;
+  timers?: Timers;
 }
 
 export class IdleReclaim {
   private inFlight = 0;
-  private idleTimer: ReturnType<typeof setTimeout> | undefined;
-  private deepTimer: ReturnType<typeof setTimeout> | undefined;
-  private settleTimer: ReturnType<typeof setTimeout> | undefined;
+  private idleTimer: unknown;
+  private deepTimer: unknown;
+  private settleTimer: unknown;
   /** RSS once the last reclaim of either kind settled (at start: the start). */
   private settled: number;
   /** RSS once the last deep reclaim settled. */
   private deeplySettled: number;
   private readonly rss: () => number;
+  private readonly timers: Timers;
 
   constructor(private readonly options: IdleReclaimOptions) {
     this.rss = options.rss ?? (() => process.memoryUsage.rss());
+    this.timers = options.timers ?? REAL_TIMERS;
     this.settled = this.deeplySettled = this.rss();
   }
 
@@ -56,32 +71,29 @@ export class IdleReclaim {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (this.inFlight > 0) return;
     this.clearIdleTimers();
-    this.idleTimer = setTimeout(() => this.idle(false), this.options.idleMs ?? IDLE_MS);
-    this.deepTimer = setTimeout(() => this.idle(true), this.options.deepIdleMs ?? DEEP_IDLE_MS);
-    this.idleTimer.unref?.();
-    this.deepTimer.unref?.();
+    this.idleTimer = this.timers.setTimeout(() => this.idle(false), this.options.idleMs ?? IDLE_MS);
+    this.deepTimer = this.timers.setTimeout(() => this.idle(true), this.options.deepIdleMs ?? DEEP_IDLE_MS);
   }
 
   close(): void {
     this.clearIdleTimers();
-    clearTimeout(this.settleTimer);
+    this.timers.clearTimeout(this.settleTimer);
   }
 
   private idle(deep: boolean): void {
     const grown = this.rss() - (deep ? this.deeplySettled : this.settled);
     if (this.inFlight > 0 || grown < (this.options.growthBytes ?? RECLAIM_GROWTH_BYTES)) return;
     this.options.reclaim(deep);
-    clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => {
+    this.timers.clearTimeout(this.settleTimer);
+    this.settleTimer = this.timers.setTimeout(() => {
       this.settled = this.rss();
       if (deep) this.deeplySettled = this.settled;
     }, this.options.settleMs ?? SETTLE_MS);
-    this.settleTimer.unref?.();
   }
 
   private clearIdleTimers(): void {
-    clearTimeout(this.idleTimer);
-    clearTimeout(this.deepTimer);
+    this.timers.clearTimeout(this.idleTimer);
+    this.timers.clearTimeout(this.deepTimer);
     this.idleTimer = this.deepTimer = undefined;
   }
 }

@@ -1,6 +1,7 @@
 // debug over real debugpy: breakpoints, inspection, stepping, output, exceptions, pause, attach, .venv.
 import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
+import { freePort } from "../helpers/free-port.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, requireTool, untilListening } from "./harness.ts";
 
@@ -126,7 +127,7 @@ describe("debug with debugpy", () => {
     requireDebugpy();
     await using dir = await tempDir();
     await dir.write({ "pyproject.toml": "", "served.py": "import time\nfor i in range(600):\n    x = i\n    time.sleep(0.1)\n" });
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const debuggee = spawn("/usr/bin/python3", ["-m", "debugpy", "--listen", `127.0.0.1:${port}`, "--wait-for-client", "served.py"], {
       cwd: dir.path,
       stdio: "ignore",

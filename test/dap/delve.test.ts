@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readlinkSync } from "node:fs";
+import { freePort } from "../helpers/free-port.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { ADAPTER_TEST_TIMEOUT_MS, alive, debugHarness, gone, killGroup, requireTool, untilListening, untilOutput } from "./harness.ts";
 
@@ -133,7 +134,7 @@ describe("debug with delve", () => {
     requireDelve();
     await using dir = await tempDir();
     await dir.write(PROJECT);
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const server = spawn("dlv", ["debug", "--headless", "--listen", `127.0.0.1:${port}`, "--accept-multiclient", "--api-version=2", "--", "spin"], {
       cwd: dir.path,
       stdio: "ignore",

@@ -1,6 +1,7 @@
 // debug over real lldb-vscode/lldb-dap: a gcc-built C program — breakpoints, frames, steps, output, crash, pause.
 import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
+import { freePort } from "../helpers/free-port.ts";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
 import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, killGroup, requireTool, untilListening, untilOutput } from "./harness.ts";
 
@@ -98,7 +99,7 @@ describe("debug with lldb", () => {
     await using dir = await tempDir();
     await buildProgram(dir);
     requireTool("/usr/bin/lldb-server-16", "apt install lldb-16");
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const server = spawn("/usr/bin/lldb-server-16", ["gdbserver", `127.0.0.1:${port}`, "./app"], { cwd: dir.path, stdio: "ignore", detached: true });
     try {
       await using h = await debugHarness(dir.path);

@@ -2,6 +2,7 @@
 // long idle, a deep reclaim also drops compiled code when RSS is still well above where it was.
 import { describe, expect, test } from "bun:test";
 import { IdleReclaim } from "../../src/run/idle-reclaim.ts";
+import { ManualClock } from "../helpers/manual-clock.ts";
 
 const MB = 2 ** 20;
 const IDLE_MS = 30;
@@ -11,6 +12,7 @@ const SETTLE_MS = 20;
 /** `gives`: how much RSS a full collection and a deep reclaim each give back when they run. */
 function reclaimer(startRss = 100 * MB, gives = { full: 0, deep: 0 }) {
   const state = { rss: startRss, reclaimed: 0, deep: 0 };
+  const clock = new ManualClock();
   const reclaim = new IdleReclaim({
     reclaim: (deep) => {
       if (deep) state.deep++;
@@ -22,82 +24,83 @@ function reclaimer(startRss = 100 * MB, gives = { full: 0, deep: 0 }) {
     growthBytes: 32 * MB,
     deepIdleMs: DEEP_IDLE_MS,
     settleMs: SETTLE_MS,
+    timers: clock,
   });
-  return { state, reclaim };
+  return { state, reclaim, clock };
 }
 
 describe("IdleReclaim", () => {
-  test("reclaims once after a burst that grew RSS, when the last call has ended and the idle time passed", async () => {
-    const { state, reclaim } = reclaimer();
+  test("reclaims once after a burst that grew RSS, when the last call has ended and the idle time passed", () => {
+    const { state, reclaim, clock } = reclaimer();
     reclaim.callStarted();
     reclaim.callStarted();
     state.rss += 200 * MB;
     reclaim.callEnded();
-    await Bun.sleep(IDLE_MS * 3);
+    clock.advance(IDLE_MS * 3);
     expect(state.reclaimed).toBe(0); // one call is still running
     reclaim.callEnded();
-    await Bun.sleep(IDLE_MS * 3);
+    clock.advance(IDLE_MS * 3);
     expect(state.reclaimed).toBe(1);
     reclaim.close();
   });
 
-  test("a call that starts within the idle time postpones the reclaim", async () => {
-    const { state, reclaim } = reclaimer();
+  test("a call that starts within the idle time postpones the reclaim", () => {
+    const { state, reclaim, clock } = reclaimer();
     state.rss += 200 * MB;
     reclaim.callStarted();
     reclaim.callEnded();
-    await Bun.sleep(IDLE_MS / 3);
+    clock.advance(IDLE_MS / 3);
     reclaim.callStarted();
-    await Bun.sleep(IDLE_MS * 2);
+    clock.advance(IDLE_MS * 2);
     expect(state.reclaimed).toBe(0);
     reclaim.callEnded();
-    await Bun.sleep(IDLE_MS * 3);
+    clock.advance(IDLE_MS * 3);
     expect(state.reclaimed).toBe(1);
     reclaim.close();
   });
 
-  test("idle without growth reclaims nothing: a pause costs tens of ms, so it is only taken when worth it", async () => {
-    const { state, reclaim } = reclaimer();
+  test("idle without growth reclaims nothing: a pause costs tens of ms, so it is only taken when worth it", () => {
+    const { state, reclaim, clock } = reclaimer();
     state.rss += 10 * MB;
     reclaim.callStarted();
     reclaim.callEnded();
-    await Bun.sleep(IDLE_MS * 3);
+    clock.advance(IDLE_MS * 3);
     expect(state.reclaimed).toBe(0);
     reclaim.close();
   });
 
-  test("after long idle a deep reclaim runs when RSS stayed well above the last deep level, once", async () => {
+  test("after long idle a deep reclaim runs when RSS stayed well above the last deep level, once", () => {
     // A full collection gives back half of a 200 MB burst, the deep reclaim most of the rest.
-    const { state, reclaim } = reclaimer(100 * MB, { full: 100 * MB, deep: 90 * MB });
+    const { state, reclaim, clock } = reclaimer(100 * MB, { full: 100 * MB, deep: 90 * MB });
     state.rss += 200 * MB;
     reclaim.callStarted();
     reclaim.callEnded();
-    await Bun.sleep(IDLE_MS * 2);
+    clock.advance(IDLE_MS * 2);
     expect(state).toMatchObject({ reclaimed: 1, deep: 0 });
-    await Bun.sleep(DEEP_IDLE_MS * 1.5);
+    clock.advance(DEEP_IDLE_MS * 1.5);
     expect(state).toMatchObject({ reclaimed: 1, deep: 1, rss: 110 * MB });
     // A burst that grows RSS less than the threshold over the level the deep reclaim left: neither runs.
     state.rss += 20 * MB;
     reclaim.callStarted();
     reclaim.callEnded();
-    await Bun.sleep(DEEP_IDLE_MS * 1.5);
+    clock.advance(DEEP_IDLE_MS * 1.5);
     expect(state).toMatchObject({ reclaimed: 1, deep: 1 });
     reclaim.close();
   });
 
-  test("a call during the long idle postpones the deep reclaim until the run has been idle that long again", async () => {
-    const { state, reclaim } = reclaimer();
+  test("a call during the long idle postpones the deep reclaim until the run has been idle that long again", () => {
+    const { state, reclaim, clock } = reclaimer();
     state.rss += 200 * MB; // nothing gives any back here
     reclaim.callStarted();
     reclaim.callEnded();
-    await Bun.sleep(DEEP_IDLE_MS / 2);
+    clock.advance(DEEP_IDLE_MS / 2);
     reclaim.callStarted(); // within the long idle
-    await Bun.sleep(DEEP_IDLE_MS * 1.5);
+    clock.advance(DEEP_IDLE_MS * 1.5);
     expect(state).toMatchObject({ reclaimed: 1, deep: 0 });
     reclaim.callEnded();
-    await Bun.sleep(DEEP_IDLE_MS / 2);
+    clock.advance(DEEP_IDLE_MS / 2);
     expect(state.deep).toBe(0);
-    await Bun.sleep(DEEP_IDLE_MS);
+    clock.advance(DEEP_IDLE_MS);
     expect(state.deep).toBe(1);
     reclaim.close();
   });
