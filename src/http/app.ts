@@ -4,7 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { HarnessRoute } from "../host/harness-route.ts";
 import type { ToolRegistry, Surface } from "../tool/registry.ts";
 import { openedAtOnce } from "./event-stream.ts";
-import { bearerToken, isLoopbackHost, isLoopbackOrigin, matchToken } from "./guard.ts";
+import { bearerToken, isLoopbackHost, isLoopbackOrigin, isWellFormedHost, matchToken } from "./guard.ts";
 import { McpSessions, type ServerIdentity } from "./session-table.ts";
 import type { CallActivity } from "./tool-call.ts";
 
@@ -39,8 +39,12 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
   });
 
   app.use("*", async (c, next) => {
+    const host = c.req.header("host") ?? "";
+    // Even with --allow-remote: the request's URL is built from it, and handlers parse that URL.
+    if (host !== "" && !isWellFormedHost(host)) {
+      return jsonRpcError(c, 400, -32000, `Bad Request: the Host header ${JSON.stringify(host)} is not a host name or address with an optional port, such as 127.0.0.1:8080.`);
+    }
     if (!options.allowRemote) {
-      const host = c.req.header("host") ?? "";
       if (!isLoopbackHost(host)) return jsonRpcError(c, 403, -32000, `Forbidden: Host ${JSON.stringify(host)} is not a loopback name.`);
       const origin = c.req.header("origin");
       if (origin !== undefined && !isLoopbackOrigin(origin)) {

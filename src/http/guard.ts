@@ -11,6 +11,18 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_NAMES.has(lower) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(lower) || lower.endsWith(".localhost");
 }
 
+/**
+ * True when a Host header is a host with an optional port, as RFC 3986 spells an authority: a
+ * bracketed IPv6 address or a name of URL-safe characters, then `:` and a port up to 65535. The
+ * runtime builds the request's URL from it, and a malformed one (`[`, `a b`, `localhost:abc`)
+ * makes that URL unparsable for every handler after.
+ */
+export function isWellFormedHost(host: string): boolean {
+  const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::(\d{1,5}))?$/.exec(host);
+  if (!match || (match[2] !== undefined && Number(match[2]) > 65_535)) return false;
+  return URL.canParse(`http://${host}/`);
+}
+
 export function isLoopbackOrigin(origin: string): boolean {
   try {
     const url = new URL(origin);

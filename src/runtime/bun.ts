@@ -12,7 +12,15 @@ export const bunPrimitives: RuntimePrimitives = {
   name: "bun",
   async listen(fetch, host, port) {
     // idleTimeout 0: SSE streams and long tool calls (ask_user, vibe_wait) must not be cut at 10 s.
-    const server = Bun.serve({ fetch, hostname: host, port, idleTimeout: 0 });
+    const server = Bun.serve({
+      fetch,
+      hostname: host,
+      port,
+      idleTimeout: 0,
+      // Never Bun's development error page: it shows the working directory and source lines.
+      development: false,
+      error: () => Response.json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error in the sidecar; the request may be retried." }, id: null }, { status: 500 }),
+    });
     return { port: server.port ?? port, close: () => server.stop(true) };
   },
   grammars: bunGrammarSource,
