@@ -1,4 +1,4 @@
-// A tool as MCP's tools/list shows it: JSON Schemas from valibot, the tier mapped onto annotations.
+// A tool as MCP's tools/list shows it: JSON Schemas from valibot, annotations from the tier and the tool's own hints.
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Tool } from "../tool/define.ts";
 import { jsonSchemaOf } from "../tool/json-schema.ts";
@@ -10,10 +10,18 @@ export function describeTool(tool: Tool): McpTool {
     description: tool.description,
     inputSchema: jsonSchemaOf(tool.input),
     outputSchema: jsonSchemaOf(tool.output),
-    annotations: {
-      readOnlyHint: tool.tier === "read",
-      destructiveHint: tool.tier !== "read",
-      ...(tool.tier === "exec" ? { openWorldHint: true } : {}),
-    },
+    annotations: annotationsOf(tool),
+  };
+}
+
+/** A client that auto-approves read-only tools relies on these, so a tool's own hints win over its tier's. */
+function annotationsOf(tool: Tool): NonNullable<McpTool["annotations"]> {
+  const { hints = {} } = tool;
+  const openWorld = hints.openWorld ?? tool.tier === "exec";
+  return {
+    readOnlyHint: hints.readOnly ?? tool.tier === "read",
+    destructiveHint: hints.destructive ?? tool.tier !== "read",
+    ...(hints.idempotent !== undefined ? { idempotentHint: hints.idempotent } : {}),
+    ...(openWorld ? { openWorldHint: true } : {}),
   };
 }

@@ -33,6 +33,21 @@ export interface ToolReply<Out> {
   isError?: boolean;
 }
 
+/**
+ * What an MCP client may assume about a call (tools/list annotations). Derived from the tier unless
+ * a tool says otherwise: the read tier says who may call it, not that a call changes nothing.
+ */
+export interface ToolHints {
+  /** It changes nothing outside the sidecar's answer; default: its tier is read. */
+  readOnly?: boolean;
+  /** What it changes may be lost (a file overwritten, a worker stopped); default: its tier is not read. */
+  destructive?: boolean;
+  /** Calling it again with the same arguments changes nothing more. */
+  idempotent?: boolean;
+  /** It reaches beyond the workdir (runs code, the network); default: its tier is exec. */
+  openWorld?: boolean;
+}
+
 export interface ToolSpec<In extends v.GenericSchema, Out extends v.GenericSchema> {
   name: string;
   tier: Tier;
@@ -42,6 +57,8 @@ export interface ToolSpec<In extends v.GenericSchema, Out extends v.GenericSchem
   title?: string;
   /** How long a call may be quiet before a heartbeat progress is sent; default 10 s (http/call-progress.ts). */
   heartbeatMs?: number;
+  /** Where the tier alone would mislead a client about what a call does. */
+  hints?: ToolHints;
   input: In;
   output: Out;
   run(input: v.InferOutput<In>, ctx: ToolContext): Promise<ToolReply<v.InferInput<Out>>>;

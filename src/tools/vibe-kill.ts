@@ -11,6 +11,8 @@ export function vibeKillTool(roster: WorkerRoster) {
     name: "vibe_kill",
     title: "Stop a worker",
     tier: "read",
+    // Read tier so that plan mode may stop its own workers, but it ends a worker's run and its unfinished work.
+    hints: { readOnly: false, destructive: true, idempotent: true },
     description,
     input: v.strictObject({ worker_id: workerIdInput }),
     output: v.object({

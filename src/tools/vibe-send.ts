@@ -11,6 +11,8 @@ export function vibeSendTool(roster: WorkerRoster) {
     name: "vibe_send",
     title: "Steer a worker",
     tier: "read",
+    // Read tier so that plan mode may steer, but it stops a running worker and starts its next run.
+    hints: { readOnly: false, destructive: true },
     description,
     input: v.strictObject({
       worker_id: workerIdInput,

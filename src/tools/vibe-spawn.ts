@@ -13,6 +13,8 @@ export function vibeSpawnTool(roster: WorkerRoster) {
     name: "vibe_spawn",
     title: "Spawn a background worker",
     tier: "read",
+    // Read tier so that plan mode may delegate, but it starts a worker process and uses a spawn.
+    hints: { readOnly: false, destructive: false },
     description,
     input: v.strictObject({
       brief: v.pipe(v.string("expected the brief as a string"), v.trim(), v.minLength(1, "expected a brief saying what the worker should do")),
