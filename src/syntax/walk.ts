@@ -2,9 +2,10 @@
 // and never follows a symlink out of the workdir (symlinked directories are not entered at all).
 // Synchronous on purpose: it runs in a parse worker, where blocking costs nobody a turn and one
 // system call per file is far cheaper than a promise per file (and a thread-pool hop) would be.
-import { readdirSync, readFileSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { join } from "node:path";
 import { isInside } from "../workspace/paths.ts";
+import { readRegularFileSync } from "../workspace/regular-file.ts";
 import { byPath, type FileRef } from "./file-search.ts";
 import { isIgnored, parseGitignore, type IgnoreRules } from "./gitignore.ts";
 import { grammarForPath } from "./grammars.ts";
@@ -93,9 +94,10 @@ function ancestorIgnores(root: string, start: string): IgnoreRules[] {
   return stack;
 }
 
+/** A .gitignore's text; undefined when there is none or it is no regular file (a FIFO would block the walk). */
 function readOrUndefined(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readRegularFileSync(path).toString("utf8");
   } catch {
     return undefined;
   }

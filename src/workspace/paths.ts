@@ -1,8 +1,8 @@
 // The one place a tool's path argument is turned into a real path, refused if it leaves the workdir.
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
-import { open } from "node:fs/promises";
+import { closeSync, lstatSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { ToolFailure } from "../answer/failure.ts";
+import { openRegularFile, openRegularFileSync, specialKind } from "./regular-file.ts";
 
 export class PathOutsideWorkdir extends ToolFailure {
   constructor(given: string, why: string) {
@@ -12,10 +12,18 @@ export class PathOutsideWorkdir extends ToolFailure {
   }
 }
 
+/** A path inside the workdir that leads to a FIFO, socket or device: no tool opens one (it could block). */
+export class SpecialFile extends ToolFailure {
+  constructor(given: string, kind: string) {
+    super(`The path ${JSON.stringify(given)} is ${kind}, not a regular file or a folder, so it was not opened. Pass a source file or a folder.`, { path: given });
+  }
+}
+
 /**
  * Resolves `given` (relative to the workdir, or absolute inside it) and checks the real location —
  * symlinks followed — stays inside the workdir. A path that does not exist yet is checked through
- * its deepest existing ancestor, so a write target is safe too.
+ * its deepest existing ancestor, so a write target is safe too. A FIFO, socket or device is refused
+ * (SpecialFile) before anything opens it.
  */
 export function resolveInWorkdir(workdir: string, given: string): string {
   if (given.includes("\0")) throw new ToolFailure(`The path ${JSON.stringify(given)} contains a NUL byte.`);
@@ -31,6 +39,9 @@ export function resolveInWorkdir(workdir: string, given: string): string {
     throw new PathOutsideWorkdir(given, "a symlink on the way points nowhere");
   }
   if (!isInside(root, real)) throw new PathOutsideWorkdir(given, "a symlink points out of it");
+  const info = statSync(real, { throwIfNoEntry: false });
+  const kind = info && !info.isDirectory() ? specialKind(info) : undefined;
+  if (kind !== undefined) throw new SpecialFile(given, kind);
   return real;
 }
 
@@ -73,12 +84,12 @@ function existsNoFollow(path: string): boolean {
  * `root`: a path swapped for a symlink out between the check and this read is refused, not read.
  * The opened file must be the one its real path names (same device and inode), so swapping the
  * link back right after the open does not pass either. `root` must be a real path (the config's
- * workdir is one).
+ * workdir is one). Anything but a regular file is refused (NotARegularFile) without blocking.
  */
 export function readFileInside(root: string, path: string): Buffer {
-  const fd = openSync(path, "r");
+  const { fd, info } = openRegularFileSync(path);
   try {
-    refuseUnlessInside(root, path, fstatSync(fd));
+    refuseUnlessInside(root, path, info);
     return readFileSync(fd);
   } finally {
     closeSync(fd);
@@ -87,9 +98,9 @@ export function readFileInside(root: string, path: string): Buffer {
 
 /** readFileInside without blocking the thread on the read itself: for the main thread. */
 export async function readFileInsideAsync(root: string, path: string): Promise<Buffer> {
-  const handle = await open(path, "r");
+  const { handle, info } = await openRegularFile(path);
   try {
-    refuseUnlessInside(root, path, await handle.stat());
+    refuseUnlessInside(root, path, info);
     return await handle.readFile();
   } finally {
     await handle.close();
