@@ -93,7 +93,9 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
       return jsonRpcError(c, 400, -32700, "Parse error: the request body is not valid JSON.");
     }
     if (c.req.header("mcp-session-id") === undefined && isInitialize(body)) {
-      if (!sessions.makeRoom()) return jsonRpcError(c, 503, -32000, "Too many MCP sessions have a call running; wait for one to finish, or close one (DELETE /mcp), and retry.");
+      if (!sessions.makeRoom(c.get("surface"))) {
+        return jsonRpcError(c, 503, -32000, "Too many of this token's MCP sessions have a call running; wait for one to finish, or close one (DELETE /mcp), and retry.");
+      }
       const session = await sessions.open(c.get("surface"));
       return openedAtOnce(await session.transport.handleRequest(c.req.raw, { parsedBody: body }));
     }

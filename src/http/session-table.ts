@@ -11,11 +11,13 @@ import { toolCallHandler, type CallActivity } from "./tool-call.ts";
 import { plainToolsListResponse, ToolListCache } from "./tool-list.ts";
 
 /**
- * Open sessions are bounded: each holds a little memory for its stream. Clients often just drop a
- * session (the SDK's close() sends no DELETE), so a full table makes room by ending the least
- * recently used session with no call in flight; its client gets 404 and initializes again.
+ * Open sessions are bounded per surface: each holds a little memory and, once its client opens it,
+ * an event stream. Clients often just drop a session (the SDK's close() sends no DELETE), so a
+ * surface at its cap makes room by ending its own least recently used session with no call in
+ * flight; its client gets 404 and initializes again. Per surface, so that a plan token opening
+ * sessions in a loop ends only plan's sessions, never the default client's.
  */
-export const MAX_SESSIONS = 512;
+export const MAX_SESSIONS_PER_SURFACE = 256;
 
 /** tools/call with any params: `toolCallHandler` checks them itself, in words (see there). */
 const AnyParamsCallToolRequestSchema = CallToolRequestSchema.extend({ params: z.unknown().optional() });
@@ -69,12 +71,24 @@ export class McpSessions {
     return session;
   }
 
-  /** Room for one more session, evicting the least recently used idle one when full; false if every one is busy. */
-  makeRoom(): boolean {
-    if (this.sessions.size < MAX_SESSIONS) return true;
+  /** How many sessions the named surface has open. */
+  countOf(surface: string): number {
+    let count = 0;
+    for (const session of this.sessions.values()) if (session.surface.name === surface) count++;
+    return count;
+  }
+
+  /**
+   * Room for one more session of this surface, ending its least recently used idle session when it
+   * is at its cap; false if every one of its sessions has a call running.
+   */
+  makeRoom(surface: Surface): boolean {
+    if (this.countOf(surface.name) < MAX_SESSIONS_PER_SURFACE) return true;
     let oldest: [string, McpSession] | undefined;
     for (const entry of this.sessions) {
-      if (entry[1].callsInFlight === 0 && (!oldest || entry[1].lastUsed < oldest[1].lastUsed)) oldest = entry;
+      const [, session] = entry;
+      if (session.surface.name !== surface.name || session.callsInFlight > 0) continue;
+      if (!oldest || session.lastUsed < oldest[1].lastUsed) oldest = entry;
     }
     if (!oldest) return false;
     this.sessions.delete(oldest[0]);

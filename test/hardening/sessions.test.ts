@@ -1,7 +1,7 @@
 // Abandoned MCP sessions (clients that drop them without DELETE) must not lock new clients out.
 import { describe, expect, test } from "bun:test";
 import { createApp, type SurfaceToken } from "../../src/http/app.ts";
-import { MAX_SESSIONS } from "../../src/http/session-table.ts";
+import { MAX_SESSIONS_PER_SURFACE } from "../../src/http/session-table.ts";
 import { ToolRegistry } from "../../src/tool/registry.ts";
 import { PROBE_TOOLS } from "../helpers/probe-tools.ts";
 
@@ -41,11 +41,11 @@ describe("a full session table", () => {
     const busy = await open();
     const call = app.request(post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "test_slow", arguments: { ms: 60_000 } } }, busy));
     const ids = [busy];
-    while (ids.length < MAX_SESSIONS) ids.push(await open());
-    expect(sessions.size).toBe(MAX_SESSIONS);
+    while (ids.length < MAX_SESSIONS_PER_SURFACE) ids.push(await open());
+    expect(sessions.size).toBe(MAX_SESSIONS_PER_SURFACE);
 
     const newcomer = await open();
-    expect(sessions.size).toBe(MAX_SESSIONS);
+    expect(sessions.size).toBe(MAX_SESSIONS_PER_SURFACE);
     expect((await app.request(post(ping, newcomer))).status).toBe(200);
     expect((await app.request(post(ping, ids[1]))).status).toBe(404); // the least recently used idle one
     expect((await app.request(post(ping, ids[2]))).status).toBe(200);
