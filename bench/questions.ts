@@ -61,8 +61,14 @@ const page = await (async () => {
   await using run = await startTestRun(dir.path, { resources: { questions: { space: "s" } } });
   const client = await run.client();
   const origin = run.run.url.replace(/\/mcp$/, "");
-  const cookie = (await fetch(run.run.page!, { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0]!;
-  const stream = await run.fetch("/operator/events", { headers: { Cookie: cookie } });
+  const ticket = new URL(run.run.page!).hash.replace(/^#k=/, "");
+  const traded = await run.fetch("/operator/session", {
+    method: "POST",
+    headers: { Origin: origin, "Content-Type": "application/json" },
+    body: JSON.stringify({ ticket }),
+  });
+  const { secret } = (await traded.json()) as { secret: string };
+  const stream = await run.fetch("/operator/events", { headers: { "Sidecar-Page-Secret": secret } });
   const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   const nextCardId = async (): Promise<string> => {
@@ -82,7 +88,7 @@ const page = await (async () => {
     const id = await nextCardId();
     await run.fetch(`/operator/cards/${id}`, {
       method: "POST",
-      headers: { Cookie: cookie, Origin: origin, "Content-Type": "application/json" },
+      headers: { "Sidecar-Page-Secret": secret, Origin: origin, "Content-Type": "application/json" },
       body: JSON.stringify({ action: "answer", option_ids: ["o1"] }),
     });
     return call;

@@ -20,8 +20,8 @@ export const listenAddress = v.pipe(
 export const surfaceToken = v.pipe(
   v.string("expected a token string"),
   v.minLength(16, "expected a token of at least 16 characters"),
-  // It travels in an Authorization header and the operator page's cookie: a space or `;` never matched.
-  v.regex(/^[A-Za-z0-9._~+/=-]+$/, "expected a token of letters, digits and . _ ~ + / = - only (it travels in a header and a cookie)"),
+  // It travels in an Authorization header: a space or `;` never matched.
+  v.regex(/^[A-Za-z0-9._~+/=-]+$/, "expected a token of letters, digits and . _ ~ + / = - only (it travels in an HTTP header)"),
 );
 
 const surfaceSettings = configObject({

@@ -6,6 +6,7 @@ import { mintSecret } from "../platform/secrets.ts";
 import { OperatorBoard } from "./board.ts";
 import { QuestionDesk } from "./desk.ts";
 import { HarnessPort } from "./harness-port.ts";
+import { PageAccess } from "./page/page-access.ts";
 
 export interface QuestionService {
   desk: QuestionDesk;
@@ -13,8 +14,11 @@ export interface QuestionService {
   space: string | undefined;
   /** Present when the sidecar is its own question port (no harness port configured). */
   board: OperatorBoard | undefined;
-  /** The secret that opens the operator page, minted per run; no MCP route accepts it. */
-  pageSecret: string;
+  /**
+   * Present with the board: the operator page's own secret (minted per run; no MCP route accepts
+   * it, and the page accepts no MCP token) and the one-time tickets of its links.
+   */
+  page: PageAccess | undefined;
 }
 
 /** Builds the service; pending cards end (no human) when the run closes. */
@@ -22,5 +26,5 @@ export const connect: Connect<QuestionSettings, QuestionService> = (settings, ct
   const board = settings.port ? undefined : new OperatorBoard();
   if (board) ctx.lifecycle.add("operator page", () => board.close());
   const port = settings.port ? new HarnessPort(settings.port, settings.token) : board!;
-  return { desk: new QuestionDesk(port, settings.timeoutSeconds), space: settings.space, board, pageSecret: mintSecret() };
+  return { desk: new QuestionDesk(port, settings.timeoutSeconds), space: settings.space, board, page: board ? new PageAccess(mintSecret()) : undefined };
 };

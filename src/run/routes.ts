@@ -13,8 +13,8 @@ export function harnessRoutes(services: RunResources, registry: ToolRegistry, su
   return [
     ...(services.languageServers ? [afterWriteRoute(services.languageServers)] : []),
     ...(questions ? [permissionRoute(questions)] : []),
-    ...(questions?.board
-      ? operatorPageRoutes(questions.board, questions.pageSecret, () => runGlance(services, registry, surfaces))
+    ...(questions?.board && questions.page
+      ? operatorPageRoutes(questions.board, questions.page, () => runGlance(services, registry, surfaces))
       : []),
     ...(services.workers ? vibeModeRoutes(services.workers, registry) : []),
   ];

@@ -25,7 +25,7 @@ export interface StartOptions {
 export interface RunningSidecar {
   /** The MCP endpoint, e.g. http://127.0.0.1:41234/mcp. */
   url: string;
-  /** The operator page with its token, when the sidecar is its own question port. */
+  /** The operator page's link with a one-time ticket, when the sidecar is its own question port. */
   page?: string;
   port: number;
   surfaces: Record<string, string>;
@@ -89,7 +89,8 @@ export async function startRun(
   const origin = `http://${shownHost}:${listening.port}`;
   return {
     url: `${origin}/mcp`,
-    ...(services.questions?.board ? { page: `${origin}/?token=${encodeURIComponent(services.questions.pageSecret)}` } : {}),
+    // In the fragment, which no browser sends to a server; spent once the page has opened.
+    ...(services.questions?.page ? { page: `${origin}/#k=${services.questions.page.issueTicket()}` } : {}),
     port: listening.port,
     surfaces: Object.fromEntries(settings.surfaces.map((s) => [s.name, s.token])),
     registry,

@@ -19,6 +19,8 @@ const FLAGS = [
 
 export interface TestBrowser extends AsyncDisposable {
   context: BrowserContext;
+  /** The profile folder (--user-data-dir): the browser's history, storage and cookies on disk. */
+  profile: string;
 }
 
 export async function launchBrowser(): Promise<TestBrowser> {
@@ -30,6 +32,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS });
   return {
     context,
+    profile,
     async [Symbol.asyncDispose]() {
       await context.close().catch(() => {});
       await rm(profile, { recursive: true, force: true });

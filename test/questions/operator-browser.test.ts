@@ -31,8 +31,9 @@ afterAll(async () => {
 
 async function openPage(): Promise<Page> {
   const page = await browser.context.newPage();
+  // The same link every time: its ticket opens the page once, and this browser keeps the page after.
   await page.goto(t.run.page!);
-  expect(new URL(page.url()).search).toBe(""); // the token was traded for a cookie and left the address bar
+  expect(new URL(page.url()).hash).toBe(""); // the ticket left the address bar
   await page.getByRole("status").filter({ hasText: "Connected" }).waitFor();
   return page;
 }

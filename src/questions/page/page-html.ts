@@ -5,11 +5,6 @@ import page from "./operator.html" with { type: "text" };
 // Bun types `*.html` imports as an HTML bundle; with `type: "text"` it is the file's text.
 export const PAGE_HTML = page as unknown as string;
 
-/** Served for `/` without a valid token: says where the right URL is. */
-export const UNAUTHORIZED_HTML = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>sidecar — not authorised</title><body>
-<h1>Not authorised</h1><p>Open the operator page with the <code>page</code> URL from the line <code>sidecar serve</code> printed when it started; that URL carries the run's token.</p></body></html>`;
-
 /** sha256 of each inline block, so the CSP allows exactly this page's script and style and nothing injected. */
 function inlineHashes(tag: "script" | "style"): string {
   const blocks = [...PAGE_HTML.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))].map((m) => m[1]!);

@@ -3,13 +3,11 @@ import { readJsonBody } from "../../host/json-body.ts";
 import * as v from "valibot";
 import type { HarnessRoute } from "../../host/harness-route.ts";
 import type { OperatorBoard } from "../board.ts";
-import { OperatorSession } from "./operator-session.ts";
-import { pageHeaders, PAGE_HTML, UNAUTHORIZED_HTML } from "./page-html.ts";
+import type { PageAccess } from "./page-access.ts";
+import { pageHeaders, PAGE_HTML } from "./page-html.ts";
 
 /** A comment line on the event stream this often, so a dead connection is noticed and detached. */
 export const STREAM_KEEPALIVE_MS = 15_000;
-/** How soon a page's EventSource reconnects after the stream drops (sent as the SSE `retry:` field). */
-export const PAGE_RECONNECT_MS = 2_000;
 /** How often the run-at-a-glance panel is recomputed and re-sent when it changed. */
 export const GLANCE_REFRESH_MS = 5_000;
 
@@ -28,23 +26,34 @@ const cardAction = v.variant("action", [
   v.strictObject({ action: v.literal("skip") }),
 ]);
 
-export function operatorPageRoutes(board: OperatorBoard, token: string, glance: () => GlanceSection[]): HarnessRoute[] {
-  const session = new OperatorSession(token);
+const ticketBody = v.strictObject({ ticket: v.string() });
+
+const LOCKED = "Open the page link from the ready line of sidecar serve; it opens the page once in a browser.";
+
+export function operatorPageRoutes(board: OperatorBoard, access: PageAccess, glance: () => GlanceSection[]): HarnessRoute[] {
   const state = () => JSON.stringify({ board: board.snapshot(), glance: glance() });
 
   return [
     {
+      // The page holds no secret: without one it shows how to get in, and asks for nothing else.
       method: "GET",
       path: "/",
       public: true,
-      handle(request) {
-        const url = new URL(request.url);
-        if (session.queryTokenValid(url)) {
-          // Trade the token in the URL for a cookie and drop it from the address bar and history.
-          return new Response(null, { status: 303, headers: { Location: "/", "Set-Cookie": session.setCookie(), "Cache-Control": "no-store" } });
+      handle: () => new Response(PAGE_HTML, { headers: pageHeaders() }),
+    },
+    {
+      method: "POST",
+      path: "/operator/session",
+      public: true,
+      async handle(request) {
+        if (!access.sameOriginJson(request)) return pageError(403, "not_same_origin", "The page link is traded only by the operator page itself.");
+        const parsed = await readJsonBody(request, ticketBody, '{"ticket": "<the k= of the page link>"}');
+        if (!parsed.ok) return parsed.response;
+        const secret = access.redeem(parsed.value.ticket);
+        if (secret === undefined) {
+          return pageError(401, "ticket_spent", "This page link was already used (a link opens the page once) or belongs to another run. A browser that opened it keeps the page; elsewhere, open the link of a new run.");
         }
-        if (!session.cookieValid(request)) return new Response(UNAUTHORIZED_HTML, { status: 401, headers: pageHeaders() });
-        return new Response(PAGE_HTML, { headers: pageHeaders() });
+        return jsonReply(200, { secret });
       },
     },
     {
@@ -52,7 +61,7 @@ export function operatorPageRoutes(board: OperatorBoard, token: string, glance: 
       path: "/operator/events",
       public: true,
       handle(request) {
-        if (!session.cookieValid(request)) return jsonReply(401, { error: "Open the page URL from the ready line; it carries the token." });
+        if (!access.authorised(request)) return pageError(401, "page_secret_required", LOCKED);
         return eventStream(board, state, request.signal);
       },
     },
@@ -61,13 +70,14 @@ export function operatorPageRoutes(board: OperatorBoard, token: string, glance: 
       path: "/operator/cards/:id",
       public: true,
       async handle(request) {
-        if (!session.cookieValid(request)) return jsonReply(401, { error: "Open the page URL from the ready line; it carries the token." });
-        if (!session.sameOriginJson(request)) return jsonReply(403, { error: "Answers are accepted only as JSON from the operator page itself." });
+        if (!access.authorised(request)) return pageError(401, "page_secret_required", LOCKED);
+        if (!access.sameOriginJson(request)) return pageError(403, "not_same_origin", "Answers are accepted only as JSON from the operator page itself.");
         const id = decodeURIComponent(new URL(request.url).pathname.split("/").pop() ?? "");
         const parsed = await readJsonBody(request, cardAction, '{"action":"answer","option_ids":[…],"text":…} or {"action":"skip"}');
         if (!parsed.ok) return parsed.response;
         const result = parsed.value.action === "skip" ? board.skip(id) : board.answer(id, parsed.value.option_ids, parsed.value.text);
-        return result.status === 200 ? jsonReply(200, { ok: true }) : jsonReply(result.status, { error: result.problem });
+        if (result.status === 200) return jsonReply(200, { ok: true });
+        return pageError(result.status, result.status === 404 ? "card_not_pending" : "answer_does_not_fit", result.problem!);
       },
     },
   ];
@@ -114,7 +124,6 @@ function eventStream(board: OperatorBoard, state: () => string, requestSignal: A
         }
       };
       requestSignal.addEventListener("abort", stop, { once: true });
-      send(`retry: ${PAGE_RECONNECT_MS}\n\n`);
       push();
     },
     cancel() {
@@ -124,6 +133,10 @@ function eventStream(board: OperatorBoard, state: () => string, requestSignal: A
   return new Response(body, {
     headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
   });
+}
+
+function pageError(status: number, code: string, message: string): Response {
+  return jsonReply(status, { error: { code, message } });
 }
 
 function jsonReply(status: number, body: unknown): Response {
