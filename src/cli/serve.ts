@@ -1,4 +1,5 @@
 // `sidecar serve`: one server for one agent run, until SIGINT/SIGTERM/SIGHUP or its harness exits.
+import { closeMemoryToOtherProcesses } from "../platform/non-dumpable.ts";
 import { watchParent } from "../platform/parent-watch.ts";
 import { keepHelperThreadsLow } from "../platform/priority.ts";
 import type { RuntimePrimitives } from "../host/runtime.ts";
@@ -8,6 +9,7 @@ import { settingsFromFlags } from "./load-settings.ts";
 import { noToolWarning } from "./run-tools.ts";
 
 export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives): Promise<number> {
+  await closeMemoryToOtherProcesses(); // before the tokens exist: no child can read them from /proc/<pid>/mem
   // Read before start-up, so that a harness dying while the run starts is noticed too.
   const parent = process.ppid;
   const settings = settingsFromFlags(flags);
