@@ -36,7 +36,17 @@ async function build(target: Target | undefined): Promise<string> {
   const result = await Bun.build({
     // The parse worker is another entrypoint so the binary embeds it (src/runtime/parse-worker.bun.ts).
     entrypoints: [join(root, "src", "main.ts"), join(root, "src", "syntax", "parse-worker.ts")],
-    compile: { outfile, ...(target ? { target: `bun-${target}` as Bun.Build.CompileTarget } : {}) },
+    compile: {
+      outfile,
+      ...(target ? { target: `bun-${target}` as Bun.Build.CompileTarget } : {}),
+      // A compiled Bun binary reads bunfig.toml (whose `preload` runs code) and .env from the
+      // directory it starts in, which for sidecar is usually the checkout: a cloned repository
+      // could run code in, or set the tokens of, every sidecar started there.
+      autoloadBunfig: false,
+      autoloadDotenv: false,
+      autoloadTsconfig: false,
+      autoloadPackageJson: false,
+    },
     minify: true,
     // Precompiled bytecode: the bundle is several MB of JavaScript, and parsing it dominated start-up.
     bytecode: true,

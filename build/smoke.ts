@@ -3,7 +3,7 @@
 // config, the official MCP client lists tools per surface and calls one, and a clean shutdown
 // leaves no process behind.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { randomUUID } from "node:crypto";
@@ -56,6 +56,13 @@ try {
   const config = join(empty, "run.json");
   writeFileSync(config, JSON.stringify({ workdir, conversation: "smoke", resources: { parser: {} } }));
 
+  // The directory it starts in is usually the checkout: its bunfig.toml and .env must do nothing.
+  const preloaded = join(empty, "preloaded-by-the-checkout");
+  writeFileSync(join(empty, "checkout-preload.ts"), `require("node:fs").writeFileSync(${JSON.stringify(preloaded)}, "ran")\n`);
+  writeFileSync(join(empty, "bunfig.toml"), 'preload = ["./checkout-preload.ts"]\n');
+  const checkoutToken = "chosen-by-the-checkout-0123456789";
+  writeFileSync(join(empty, ".env"), `SIDECAR_TOKEN=${checkoutToken}\n`);
+
   const marker = randomUUID();
   const sidecar = await spawnSidecar([...runner, binary, "serve", "--config", config], {
     cwd: empty,
@@ -63,6 +70,9 @@ try {
     readyTimeoutMs: READY_TIMEOUT_MS,
   });
   step(`serve: ready at ${sidecar.ready.url}`);
+  check(!existsSync(preloaded), "the binary ran the preload of a bunfig.toml in the directory it started in");
+  check(sidecar.ready.surfaces.default !== checkoutToken, "the binary took SIDECAR_TOKEN from a .env in the directory it started in");
+  step("the start directory's bunfig.toml and .env are not read");
   try {
     const client = await sidecar.connect("default");
     const all = await client.listTools();

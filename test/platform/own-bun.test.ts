@@ -1,0 +1,29 @@
+// A script run with the sidecar's own Bun, in a checkout that carries a bunfig.toml preload and a
+// .env: neither takes effect (the compiled binary's own case is in build/smoke.ts).
+import { expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { ownBunCommand } from "../../src/platform/own-bun.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+
+test("a script run with the sidecar's Bun in a checkout reads neither its bunfig.toml nor its .env", async () => {
+  await using dir = await tempDir();
+  const preloaded = join(dir.path, "preloaded");
+  await dir.write({
+    "evil.ts": `require("node:fs").writeFileSync(${JSON.stringify(preloaded)}, "ran");\n`,
+    "bunfig.toml": 'preload = ["./evil.ts"]\n',
+    ".env": "CHECKOUT_CHOSE=yes\n",
+    "server.js": "console.log(JSON.stringify({ env: process.env.CHECKOUT_CHOSE ?? null }));\n",
+  });
+  const { command, args, env } = ownBunCommand(["server.js"]);
+  const run = spawnSync(command, args, { cwd: dir.path, env: { ...process.env, ...env }, encoding: "utf8" });
+  expect(run.status).toBe(0);
+  expect(JSON.parse(run.stdout)).toEqual({ env: null });
+  expect(existsSync(preloaded)).toBe(false);
+
+  // The same checkout, run as plain Bun would be: both take effect, so the test above can fail.
+  const plain = spawnSync(process.execPath, ["server.js"], { cwd: dir.path, env: process.env, encoding: "utf8" });
+  expect(JSON.parse(plain.stdout)).toEqual({ env: "yes" });
+  expect(existsSync(preloaded)).toBe(true);
+});
