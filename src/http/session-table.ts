@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { z } from "zod";
 import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
@@ -21,6 +21,11 @@ export const MAX_SESSIONS_PER_SURFACE = 256;
 
 /** tools/call with any params: `toolCallHandler` checks them itself, in words (see there). */
 const AnyParamsCallToolRequestSchema = CallToolRequestSchema.extend({ params: z.unknown().optional() });
+
+/** Refuses every schema: it would only be asked to check an elicitation answer, which never comes. */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "the sidecar does not elicit input" }),
+};
 
 export interface ServerIdentity {
   name: string;
@@ -42,10 +47,11 @@ export class McpSessions {
   private readonly unsubscribe: () => void;
   private readonly lists: ToolListCache;
   /**
-   * One validator for every session's Server: the SDK builds an Ajv instance per Server otherwise,
-   * tens of ms of main thread per new session (50 clients connecting at once stalled every call).
+   * The SDK's Server validates only elicitation answers with a JSON Schema validator, and the
+   * sidecar never elicits; without one given it builds an Ajv instance per session (tens of ms of
+   * main thread each, and about a MB of heap).
    */
-  private readonly validator = new AjvJsonSchemaValidator();
+  private readonly validator: jsonSchemaValidator = NO_ELICITATION;
 
   constructor(
     private readonly registry: ToolRegistry,
