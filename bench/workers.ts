@@ -36,19 +36,21 @@ async function progressed(id: string): Promise<void> {
   }
 }
 
+/** Every spawn and send comes from the default surface, as the agent's own calls would. */
+const startedBy = { surface: "default", tiers: ["read", "write", "exec"] as const };
 const spawnToResult: number[] = [];
 const kill: number[] = [];
 const rerun: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   let start = performance.now();
-  const quick = roster.spawn({ brief: "quick", label: "quick", tier: "fast" });
+  const quick = roster.spawn({ brief: "quick", label: "quick", tier: "fast", startedBy });
   await finished(quick.id);
   spawnToResult.push(performance.now() - start);
 
-  const long = roster.spawn({ brief: "long", label: "long", tier: "fast" });
+  const long = roster.spawn({ brief: "long", label: "long", tier: "fast", startedBy });
   await progressed(long.id);
   start = performance.now();
-  await roster.send(long.id, "again");
+  await roster.send(long.id, "again", startedBy);
   rerun.push(performance.now() - start);
   await progressed(long.id);
   start = performance.now();

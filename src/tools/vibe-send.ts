@@ -25,9 +25,9 @@ export function vibeSendTool(roster: WorkerRoster) {
       /** Finished generations kept in its history. */
       history_length: v.number(),
     }),
-    async run({ worker_id, message }) {
+    async run({ worker_id, message }, ctx) {
       const before = roster.get(worker_id);
-      const record = await roster.send(worker_id, message);
+      const record = await roster.send(worker_id, message, { surface: ctx.surface, tiers: ctx.tiers });
       const was = before.state === "running" ? "It was running and was stopped first; " : "";
       const now = record.state === "queued" ? "it is queued and starts when a slot frees" : "it is running again";
       return {

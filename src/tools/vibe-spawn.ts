@@ -35,10 +35,10 @@ export function vibeSpawnTool(roster: WorkerRoster) {
       spawned: v.number(),
       spawn_cap: v.number(),
     }),
-    async run({ brief, label, tier: asked }) {
+    async run({ brief, label, tier: asked }, ctx) {
       // Default "fast"; a run whose harness configured only "good" gets "good" rather than a refusal.
       const tier = asked ?? (roster.tiers.includes("fast") ? "fast" : roster.tiers[0]!);
-      const record = roster.spawn({ brief, label, tier });
+      const record = roster.spawn({ brief, label, tier, startedBy: { surface: ctx.surface, tiers: ctx.tiers } });
       const { spawned } = roster;
       const where = record.state === "queued" ? "queued: the tier's workers are all busy; it starts when one finishes" : "running";
       return {

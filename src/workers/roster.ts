@@ -3,7 +3,7 @@ import { WORKER_TIERS, type VibeSettings, type WorkerTier } from "../config/reso
 import { capList } from "../tool/budget.ts";
 import { ToolFailure } from "../answer/failure.ts";
 import { WorkerProcess } from "./worker-process.ts";
-import { isFinal, type FinalState, type WorkerRecord } from "./worker-record.ts";
+import { isFinal, type FinalState, type StartedBy, type WorkerRecord } from "./worker-record.ts";
 import { WorkerStore, type GenerationFiles } from "./worker-store.ts";
 import { prepareWorktree, removeWorktree } from "./worktree.ts";
 
@@ -28,6 +28,7 @@ export interface SpawnRequest {
   brief: string;
   label: string;
   tier: WorkerTier;
+  startedBy: StartedBy;
 }
 
 export class WorkerRoster {
@@ -116,6 +117,7 @@ export class WorkerRoster {
       generation: 1,
       createdAt: new Date().toISOString(),
       history: [],
+      startedBy: request.startedBy,
     };
     const worker: LiveWorker = { record, queuedAt: this.queueClock++, listeners: new Set(), steering: Promise.resolve() };
     this.workers.set(record.id, worker);
@@ -127,9 +129,11 @@ export class WorkerRoster {
   /**
    * Appends `message` to the brief and re-runs the worker as its next generation. A running worker
    * is stopped first and keeps its slot; a finished one queues like a new worker; a queued one
-   * simply starts later with the longer brief.
+   * simply starts later with the longer brief. The re-run has the limits of `startedBy`, the
+   * sender's surface, not the spawner's: a plan surface steering a default surface's worker gets a
+   * read-only run.
    */
-  send(id: string, message: string): Promise<WorkerRecord> {
+  send(id: string, message: string, startedBy: StartedBy): Promise<WorkerRecord> {
     this.refuseWhileClosing();
     const worker = this.find(id);
     if (!this.settings[worker.record.tier]) {
@@ -145,6 +149,7 @@ export class WorkerRoster {
         await running.stop("killed", "stopped by vibe_send to re-run with a new message");
       }
       record.brief = `${record.brief}${MESSAGE_SEPARATOR}${message}`;
+      record.startedBy = startedBy;
       // A queued worker never ran this generation: it starts later with the longer brief, still as
       // its first run (before, its first run was "generation 2", with no record of a first).
       if (record.state !== "queued") record.generation += 1;
@@ -283,6 +288,7 @@ export class WorkerRoster {
       workerId: record.id,
       generation: record.generation,
       tier: record.tier,
+      startedBy: record.startedBy,
       argv: tier.command,
       env: tier.env ?? {},
       cwd: tier.isolation === "worktree" ? () => prepareWorktree(this.workdir, worktree) : async () => this.workdir,

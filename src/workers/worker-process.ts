@@ -6,7 +6,7 @@ import { killRemains, signalGroup, spawnGroup, stopGroup } from "../process/grou
 import { groupAlive } from "../platform/group-alive.ts";
 import { OutputTail } from "./output-tail.ts";
 import type { GenerationFiles } from "./worker-store.ts";
-import type { FinalState, GenerationOutcome } from "./worker-record.ts";
+import type { FinalState, GenerationOutcome, StartedBy } from "./worker-record.ts";
 
 /** Without a result file, this much of the end of stdout is the result (the worker contract). */
 export const STDOUT_RESULT_BYTES = 4 * 1024;
@@ -29,6 +29,8 @@ export interface WorkerLaunch {
   workerId: string;
   generation: number;
   tier: string;
+  /** The surface that started this run; undefined (an old record) tells the worker it has no tiers. */
+  startedBy: StartedBy | undefined;
   argv: readonly string[];
   env: Record<string, string>;
   /** Resolves to the directory to run in (a worktree may have to be made first). */
@@ -94,6 +96,8 @@ export class WorkerProcess {
           SIDECAR_WORKER_ID: launch.workerId,
           SIDECAR_WORKER_GENERATION: String(launch.generation),
           SIDECAR_WORKER_TIER: launch.tier,
+          SIDECAR_WORKER_SURFACE: launch.startedBy?.surface ?? "",
+          SIDECAR_WORKER_TIERS: launch.startedBy?.tiers.join(",") ?? "",
           SIDECAR_BRIEF_FILE: launch.files.brief,
           SIDECAR_RESULT_FILE: launch.files.result,
         },

@@ -1,5 +1,6 @@
 // What the run knows about a worker: its brief, state, generation, and every finished generation.
 import type { WorkerTier } from "../config/resources/vibe.ts";
+import type { Tier } from "../tool/tier.ts";
 
 export const WORKER_STATES = ["queued", "running", "done", "failed", "killed", "timed_out"] as const;
 export type WorkerState = (typeof WORKER_STATES)[number];
@@ -7,6 +8,16 @@ export type FinalState = Exclude<WorkerState, "queued" | "running">;
 
 export function isFinal(state: WorkerState): state is FinalState {
   return state !== "queued" && state !== "running";
+}
+
+/**
+ * The surface whose call (vibe_spawn, or a later vibe_send) starts a worker's run, and its tiers: the
+ * worker is told both (SIDECAR_WORKER_SURFACE, SIDECAR_WORKER_TIERS), so the harness can run the
+ * worker agent with the same limits, and a read-only surface cannot start read-write work.
+ */
+export interface StartedBy {
+  surface: string;
+  tiers: readonly Tier[];
 }
 
 /** How one generation (one run of the worker's process) ended. */
@@ -46,6 +57,8 @@ export interface WorkerRecord {
   lastProgress?: string;
   /** Every finished generation, oldest first: a re-run never loses an earlier result. */
   history: GenerationOutcome[];
+  /** Who starts its current (or next) run; absent only in a record a sidecar before this field left. */
+  startedBy?: StartedBy;
 }
 
 /** The newest finished generation's outcome, if any generation has finished. */

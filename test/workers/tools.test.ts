@@ -176,6 +176,24 @@ describe("vibe_send", () => {
   });
 });
 
+describe("the surface that starts a worker's run", () => {
+  test("is in the worker's environment with its tiers: the spawner's, then each vibe_send caller's", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, vibeConfig());
+    const main = await t.client();
+    const plan = await t.client("plan");
+    await ok(main, "vibe_spawn", { brief: "finishes.sh\nfrom the main agent", label: "main's" });
+    await ok(plan, "vibe_spawn", { brief: "finishes.sh\nfrom plan mode", label: "plan's" });
+    expect((await ok(main, "vibe_wait", { worker_id: "w1" })).result).toContain("started by surface default with tiers read,write,exec");
+    expect((await ok(plan, "vibe_wait", { worker_id: "w2" })).result).toContain("started by surface plan with tiers read");
+    // Plan mode steering the main agent's worker gets a read-only run, not the spawner's limits.
+    await ok(plan, "vibe_send", { worker_id: "w1", message: "now from plan mode" });
+    const rerun = await ok(plan, "vibe_wait", { worker_id: "w1" });
+    expect(rerun).toMatchObject({ generation: 2, state: "done" });
+    expect(rerun.result).toContain("started by surface plan with tiers read\n");
+  });
+});
+
 describe("vibe_kill", () => {
   test("stops the whole process group, grandchild ignoring SIGTERM included; killing again changes nothing", async () => {
     await using dir = await tempDir();
