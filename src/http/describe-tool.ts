@@ -1,5 +1,6 @@
 // A tool as MCP's tools/list shows it: JSON Schemas from valibot, annotations from the tier and the tool's own hints.
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { withErrorShape } from "../answer/error-schema.ts";
 import type { Tool } from "../tool/define.ts";
 import { jsonSchemaOf } from "../tool/json-schema.ts";
 
@@ -9,7 +10,8 @@ export function describeTool(tool: Tool): McpTool {
     ...(tool.title ? { title: tool.title } : {}),
     description: tool.description,
     inputSchema: jsonSchemaOf(tool.input),
-    outputSchema: jsonSchemaOf(tool.output),
+    // An error result's structuredContent is the error shape, which clients check against this too.
+    outputSchema: withErrorShape(jsonSchemaOf(tool.output)),
     annotations: annotationsOf(tool),
   };
 }

@@ -1,5 +1,6 @@
 // A tool is data plus one function: name, tier, description, input/output schemas and run().
 import type * as v from "valibot";
+import type { ErrorCode } from "../answer/error-codes.ts";
 import type { Tier } from "./tier.ts";
 
 /** What a running tool can reach besides its own input. */
@@ -31,6 +32,8 @@ export interface ToolReply<Out> {
   data: Out;
   images?: ImageBlock[];
   isError?: boolean;
+  /** With `isError`: the stable code of the failure (default `failed`); the text is its message. */
+  errorCode?: ErrorCode;
 }
 
 /**

@@ -3,8 +3,10 @@ import * as v from "valibot";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { issueText } from "../validation/issue-text.ts";
 import { type Tool, type ToolContext, type ToolReply } from "./define.ts";
+import type { ErrorCode } from "../answer/error-codes.ts";
+import { errorShape } from "../answer/error-schema.ts";
 import { ToolFailure } from "../answer/failure.ts";
-import { capText } from "./budget.ts";
+import { capText, capValue } from "./budget.ts";
 import { describeArguments } from "./json-schema.ts";
 
 /**
@@ -14,37 +16,45 @@ import { describeArguments } from "./json-schema.ts";
  */
 export const MAX_ANSWER_TEXT_BYTES = 128 * 1024;
 
+/** The message an error's structuredContent repeats, at most; the text content has all of it (a cell's traceback). */
+export const MAX_ERROR_MESSAGE_CHARS = 2_000;
+
 /** Runs `tool` on raw client arguments and always answers with a CallToolResult — never throws. */
 export async function invokeTool(tool: Tool, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
   const parsed = v.safeParse(tool.input, args ?? {});
-  if (!parsed.success) return errorResult(invalidArgumentsMessage(tool, parsed.issues));
+  if (!parsed.success) {
+    return errorResult("invalid_arguments", invalidArgumentsMessage(tool, parsed.issues), { problems: problemsOf(parsed.issues) });
+  }
   try {
     const reply = await tool.run(parsed.output, ctx);
     return replyResult(reply);
   } catch (error) {
-    if (ctx.signal.aborted) return errorResult(`The ${tool.name} call was cancelled before it finished.`);
-    if (error instanceof ToolFailure) return errorResult(error.message, error.details);
+    if (ctx.signal.aborted) return errorResult("cancelled", `The ${tool.name} call was cancelled before it finished.`);
+    if (error instanceof ToolFailure) return errorResult(error.code, error.message, error.details);
     const message = (error instanceof Error ? error.message : String(error)).replace(/\.+$/, "");
-    return errorResult(`${tool.name} failed unexpectedly: ${message}. This is a sidecar bug; the call may be retried.`);
+    return errorResult("internal_error", `${tool.name} failed unexpectedly: ${message}. This is a sidecar bug; the call may be retried.`);
   }
 }
 
 function replyResult(reply: ToolReply<unknown>): CallToolResult {
   const content: CallToolResult["content"] = [{ type: "text", text: boundedText(reply.text) }];
   for (const image of reply.images ?? []) content.push({ type: "image", data: image.data, mimeType: image.mimeType });
-  // A reply's data matches the tool's outputSchema (run() is typed so), error or not.
-  const result: CallToolResult = { content, structuredContent: asRecord(reply.data) };
-  return reply.isError ? { ...result, isError: true } : result;
+  // A reply's data matches the tool's outputSchema (run() is typed so); an error reply keeps its
+  // fields and adds the error shape, the schema's other branch.
+  const data = asRecord(reply.data);
+  if (!reply.isError) return { content, structuredContent: data };
+  const error = errorShape(reply.errorCode ?? "failed", capValue(reply.text, MAX_ERROR_MESSAGE_CHARS));
+  return { content, structuredContent: { ...data, error }, isError: true };
 }
 
 /**
- * Error results carry text only: MCP clients validate any structuredContent against the tool's
- * outputSchema, error or not, and an error shape would fail that check and hide the message.
- * Details a failure names travel in `_meta` for harnesses that want fields.
+ * An error result: the message as text, and `{error: {code, message, details?}}` as
+ * structuredContent, which every tool's outputSchema admits (`answer/error-schema.ts`), so a client
+ * that validates it against the schema, as the SDK's does on errors too, accepts it.
  */
-function errorResult(message: string, details: Record<string, unknown> = {}): CallToolResult {
-  const result: CallToolResult = { content: [{ type: "text", text: boundedText(message) }], isError: true };
-  return Object.keys(details).length ? { ...result, _meta: { "sidecar/details": details } } : result;
+function errorResult(code: ErrorCode, message: string, details: Record<string, unknown> = {}): CallToolResult {
+  const error = errorShape(code, capValue(message, MAX_ERROR_MESSAGE_CHARS), details);
+  return { content: [{ type: "text", text: boundedText(message) }], structuredContent: { error }, isError: true };
 }
 
 /** The text as is, or cut in the middle to MAX_ANSWER_TEXT_BYTES with a line saying so. */
@@ -56,6 +66,11 @@ function boundedText(text: string): string {
 
 function asRecord(data: unknown): Record<string, unknown> {
   return data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : { value: data };
+}
+
+/** Each validation problem as data: where (a dot path) and what. */
+function problemsOf(issues: readonly v.BaseIssue<unknown>[]): { path: string; problem: string }[] {
+  return issues.map((issue) => ({ path: v.getDotPath(issue) ?? "", problem: issueText(issue) }));
 }
 
 /** Words a validation failure for the model: each problem with its argument path, then a correct shape. */

@@ -46,11 +46,11 @@ const askInput = v.pipe(
 const askOutput = v.union([
   v.object({ outcome: v.literal("answered"), question_id: v.string(), selected: v.array(v.string()), text: v.nullable(v.string()) }),
   v.object({ outcome: v.literal("skipped"), question_id: v.string(), remembered: v.boolean() }),
-  // The outcomes that end in an isError result still carry their outcome as a field.
+  // The outcomes that end in an isError result still carry their outcome as a field, beside the
+  // error shape every error result has ({error: {code, message}}, the code being the outcome).
   v.object({
     outcome: v.picklist(["timeout", "no_human", "port_failed", "busy", "cancelled"]),
     question_id: v.optional(v.string()),
-    error: v.string(),
   }),
 ]);
 
@@ -123,12 +123,12 @@ function reply(result: AskResult) {
   }
 }
 
-/** An outcome that failed: an isError result whose data still names the outcome, for harnesses that read fields. */
+/** An outcome that failed: an isError result whose data still names the outcome, which is also its error code. */
 function failed(
   text: string,
   data: { outcome: "timeout" | "no_human" | "port_failed" | "busy" | "cancelled"; question_id?: string },
 ) {
-  return { isError: true, text, data: { ...data, error: text } };
+  return { isError: true, errorCode: data.outcome, text, data };
 }
 
 function uniqueLabels(options: { label: string }[]): boolean {

@@ -56,8 +56,10 @@ export async function call(
     ...(onprogress ? { onprogress: (p) => onprogress(p.message ?? "") } : {}),
   });
   const text = (result.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
-  const details = (result._meta?.["sidecar/details"] ?? {}) as Record<string, any>;
-  return { text, data: (result.structuredContent ?? details) as Record<string, any>, isError: result.isError === true };
+  // An error's facts are in structuredContent.error.details (docs/harness.md, "Errors a program can read").
+  const error = (result.structuredContent as { error?: { details?: Record<string, any> } } | undefined)?.error;
+  const data = result.isError ? (error?.details ?? {}) : result.structuredContent;
+  return { text, data: data as Record<string, any>, isError: result.isError === true };
 }
 
 /** Calls the tool and fails the test with its text when it answered isError. */
