@@ -1,6 +1,7 @@
 // The Hono app of one run: guards (Host, Origin, token, size), /mcp, and the harness's own routes.
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { routeError, type RouteErrorCode } from "../answer/route-error.ts";
 import type { HarnessRoute } from "../host/harness-route.ts";
 import type { ToolRegistry, Surface } from "../tool/registry.ts";
 import { openedAtOnce } from "./event-stream.ts";
@@ -33,22 +34,22 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
   const app = new Hono<Env>();
 
   app.onError((error, c) => {
-    // A bug in a handler must not take the process down; the client gets a JSON-RPC internal error.
+    // A bug in a handler must not take the process down; the client gets an internal error.
     console.error(`sidecar: unhandled error on ${c.req.method} ${c.req.path}: ${error.stack ?? error}`);
-    return jsonRpcError(c, 500, -32603, "Internal error in the sidecar; the request may be retried.");
+    return failure(c, 500, "internal_error", "Internal error in the sidecar; the request may be retried.", {}, -32603);
   });
 
   app.use("*", async (c, next) => {
     const host = c.req.header("host") ?? "";
     // Even with --allow-remote: the request's URL is built from it, and handlers parse that URL.
     if (host !== "" && !isWellFormedHost(host)) {
-      return jsonRpcError(c, 400, -32000, `Bad Request: the Host header ${JSON.stringify(host)} is not a host name or address with an optional port, such as 127.0.0.1:8080.`);
+      return failure(c, 400, "bad_host", `Bad Request: the Host header ${JSON.stringify(host)} is not a host name or address with an optional port, such as 127.0.0.1:8080.`);
     }
     if (!options.allowRemote) {
-      if (!isLoopbackHost(host)) return jsonRpcError(c, 403, -32000, `Forbidden: Host ${JSON.stringify(host)} is not a loopback name.`);
+      if (!isLoopbackHost(host)) return failure(c, 403, "forbidden_host", `Forbidden: Host ${JSON.stringify(host)} is not a loopback name.`);
       const origin = c.req.header("origin");
       if (origin !== undefined && !isLoopbackOrigin(origin)) {
-        return jsonRpcError(c, 403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not a loopback origin.`);
+        return failure(c, 403, "forbidden_origin", `Forbidden: Origin ${JSON.stringify(origin)} is not a loopback origin.`);
       }
     }
     await next();
@@ -58,7 +59,7 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
     "*",
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) => jsonRpcError(c, 413, -32000, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`),
+      onError: (c) => failure(c, 413, "body_too_large", `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`),
     }),
   );
 
@@ -67,14 +68,17 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
       if (route.public) return route.handle(c.req.raw, undefined);
       const surface = matchToken(bearerToken(c.req.header("authorization")), options.surfaces);
       const allowed = route.surfaces ?? ["default"];
-      if (!surface || !allowed.includes(surface.name)) return unauthorized(c);
+      if (!surface) return unauthorized(c, `Unauthorized: send the ${allowed.join(" or ")} surface's token as 'Authorization: Bearer <token>'.`);
+      if (!allowed.includes(surface.name)) {
+        return unauthorized(c, `This route needs the ${allowed.join(" or ")} surface's token; the one sent is the ${surface.name} surface's.`, "wrong_surface");
+      }
       return route.handle(c.req.raw, surface);
     });
   }
 
   app.use("/mcp", async (c, next) => {
     const surface = matchToken(bearerToken(c.req.header("authorization")), options.surfaces);
-    if (!surface) return unauthorized(c);
+    if (!surface) return unauthorized(c, "Unauthorized: send the surface's token as 'Authorization: Bearer <token>'.");
     c.set("surface", surface);
     await next();
   });
@@ -104,7 +108,7 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
     return sessions.answerToolsList(session, body, c.req.raw.headers) ?? openedAtOnce(await session.transport.handleRequest(c.req.raw, { parsedBody: body }));
   });
 
-  app.notFound((c) => c.json({ error: `No route ${c.req.method} ${c.req.path}. The MCP endpoint is /mcp.` }, 404));
+  app.notFound((c) => routeError(404, "not_found", `No route ${c.req.method} ${c.req.path}. The MCP endpoint is /mcp.`));
   return { app, sessions };
 }
 
@@ -124,9 +128,22 @@ function isInitialize(body: unknown): boolean {
   return messages.some((m) => m !== null && typeof m === "object" && (m as { method?: unknown }).method === "initialize");
 }
 
-function unauthorized(c: Context): Response {
-  c.header("WWW-Authenticate", 'Bearer realm="sidecar"');
-  return jsonRpcError(c, 401, -32000, "Unauthorized: send the surface's token as 'Authorization: Bearer <token>'.");
+function unauthorized(c: Context, message: string, code: RouteErrorCode = "unauthorized"): Response {
+  return failure(c, 401, code, message, { "WWW-Authenticate": 'Bearer realm="sidecar"' });
+}
+
+/** An error answer: a JSON-RPC envelope on /mcp, whose clients read those; plain `{error: {code, message}}` on every other route. */
+function failure(
+  c: Context,
+  status: 400 | 401 | 403 | 404 | 413 | 500,
+  code: RouteErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+  rpcCode = -32000,
+): Response {
+  if (c.req.path !== "/mcp") return routeError(status, code, message, headers);
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  return jsonRpcError(c, status, rpcCode, message);
 }
 
 function jsonRpcError(c: Context, status: 400 | 401 | 403 | 404 | 413 | 500 | 503, code: number, message: string): Response {

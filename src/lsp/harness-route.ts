@@ -1,4 +1,5 @@
 // POST /harness/after-write: the harness's write wrappers report changed paths and get back only new diagnostics.
+import { routeError } from "../answer/route-error.ts";
 import type { HarnessRoute } from "../host/harness-route.ts";
 import { describeWriteOutcome } from "./after-write.ts";
 import type { LanguageServices } from "./service.ts";
@@ -15,19 +16,15 @@ export function afterWriteRoute(services: LanguageServices): HarnessRoute {
       try {
         body = await request.json();
       } catch {
-        return problem(400, 'The body is not JSON; send {"paths": ["src/a.ts", …]}.');
+        return routeError(400, "invalid_body", 'The body is not JSON; send {"paths": ["src/a.ts", …]}.');
       }
       const paths = (body as { paths?: unknown })?.paths;
       if (!Array.isArray(paths) || paths.length === 0 || !paths.every((p) => typeof p === "string" && p.length > 0)) {
-        return problem(400, 'Expected {"paths": [...]} with at least one workspace-relative path as a non-empty string.');
+        return routeError(400, "invalid_body", 'Expected {"paths": [...]} with at least one workspace-relative path as a non-empty string.');
       }
-      if (paths.length > AFTER_WRITE_MAX_PATHS) return problem(400, `Too many paths (${paths.length}); send at most ${AFTER_WRITE_MAX_PATHS} per request.`);
+      if (paths.length > AFTER_WRITE_MAX_PATHS) return routeError(400, "invalid_body", `Too many paths (${paths.length}); send at most ${AFTER_WRITE_MAX_PATHS} per request.`);
       const outcome = await services.afterWrite(paths as string[], request.signal);
       return Response.json({ ...outcome, text: describeWriteOutcome(outcome) });
     },
   };
-}
-
-function problem(status: number, error: string): Response {
-  return Response.json({ error }, { status });
 }

@@ -49,8 +49,9 @@ export function withdrawReason(signal: AbortSignal): WithdrawReason {
 }
 
 /**
- * Checks an answer against its card: known option ids, one unless multi_select, typed text only
- * when allowed, and something chosen or typed. Returns the chosen labels, or a sentence saying why not.
+ * Checks an answer against its card: known option ids, none repeated, one unless multi_select, and
+ * something chosen or typed. Typed text is kept even on a card without allow_free_text (a port's UI
+ * may let the operator type anyway): text is never dropped. Returns the chosen labels, or why not.
  */
 export function readAnswer(
   card: QuestionCard,
@@ -64,7 +65,6 @@ export function readAnswer(
   }
   if (new Set(optionIds).size !== optionIds.length) return { problem: "an option id is repeated" };
   if (!card.multi_select && optionIds.length > 1) return { problem: "several options were chosen but this question takes one" };
-  if (typed !== null && !card.allow_free_text) return { problem: "typed text was sent but this question does not accept free text" };
   if (optionIds.length === 0 && typed === null) return { problem: "the answer chose no option and typed no text" };
   const labels = card.options.filter((o) => optionIds.includes(o.id)).map((o) => o.label);
   return { labels, text: typed };

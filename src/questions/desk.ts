@@ -18,7 +18,7 @@ export interface AskRequest {
 export type AskResult =
   | { outcome: "answered"; questionId: string; selected: string[]; text: string | null }
   | { outcome: "skipped"; questionId: string; remembered: boolean }
-  | { outcome: "timeout"; questionId: string; waitedSeconds: number }
+  | { outcome: "timeout"; questionId: string; limitSeconds: number; byPort: boolean }
   | { outcome: "no_human"; questionId: string; reason: string }
   | { outcome: "port_failed"; questionId: string; reason: string }
   | { outcome: "busy"; openQuestion: string; openSince: number }
@@ -130,10 +130,10 @@ export class QuestionDesk {
       clearInterval(heartbeat);
       hooks.signal.removeEventListener("abort", cancel);
     }
-    return this.settle(card, outcome, withdraw.signal, elapsed());
+    return this.settle(card, outcome, withdraw.signal);
   }
 
-  private settle(card: QuestionCard, outcome: PortOutcome, withdraw: AbortSignal, waited: number): AskResult {
+  private settle(card: QuestionCard, outcome: PortOutcome, withdraw: AbortSignal): AskResult {
     const questionId = card.id;
     switch (outcome.outcome) {
       case "answered": {
@@ -146,14 +146,14 @@ export class QuestionDesk {
       case "skipped":
         return { outcome: "skipped", questionId, remembered: false };
       case "timeout":
-        return { outcome: "timeout", questionId, waitedSeconds: waited };
+        return { outcome: "timeout", questionId, limitSeconds: this.timeoutSeconds, byPort: true };
       case "no_human":
         return { outcome: "no_human", questionId, reason: outcome.reason };
       case "failed":
         return { outcome: "port_failed", questionId, reason: outcome.reason };
       case "withdrawn":
         return withdraw.reason === "timeout"
-          ? { outcome: "timeout", questionId, waitedSeconds: waited }
+          ? { outcome: "timeout", questionId, limitSeconds: this.timeoutSeconds, byPort: false }
           : { outcome: "cancelled", questionId };
     }
   }

@@ -1,4 +1,5 @@
 // POST /harness/permission: a harness puts a yes/no card on the same port and page, and gets the outcome.
+import { routeError } from "../answer/route-error.ts";
 import { readJsonBody } from "../host/json-body.ts";
 import * as v from "valibot";
 import type { HarnessRoute } from "../host/harness-route.ts";
@@ -23,14 +24,14 @@ export function permissionRoute(questions: QuestionService): HarnessRoute {
       if (!parsed.ok) return parsed.response;
       const space = parsed.value.space ?? questions.space;
       if (space === undefined) {
-        return reply(400, { error: "No space: pass space in the body, or set resources.questions.space in the run config." });
+        return routeError(400, "no_space", "No space: pass space in the body, or set resources.questions.space in the run config.");
       }
       // The harness hanging up withdraws the card, exactly like a cancelled ask_user call.
       const result = await questions.desk.permission(space, parsed.value.question, parsed.value.context?.trim() || null, {
         signal: request.signal,
         progress: () => {},
       });
-      return reply(200, decision(result));
+      return Response.json(decision(result));
     },
   };
 }
@@ -49,8 +50,4 @@ function decision(result: AskResult): PermissionReply {
     default:
       return { outcome: "cancelled" };
   }
-}
-
-function reply(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 }

@@ -99,7 +99,8 @@ function reply(result: AskResult) {
         data: { outcome: "skipped" as const, question_id: result.questionId, remembered: result.remembered },
       };
     case "timeout":
-      return failed(`Nobody answered within ${result.waitedSeconds} s, so the question was withdrawn. ${ASSUME}`, {
+      // The limit, not the time waited: a port may give up at once, and "within 0 s" misleads.
+      return failed(`${result.byPort ? "The question port reports that nobody answered in time" : "Nobody answered in time"} (this run waits up to ${result.limitSeconds} s for an answer), so the question was withdrawn. ${ASSUME}`, {
         outcome: "timeout",
         question_id: result.questionId,
       });

@@ -177,6 +177,6 @@ describe("diagnostics on write", () => {
     expect((await post({ Authorization: `Bearer ${t.run.surfaces.plan}` }, '{"paths":["a.ts"]}')).status).toBe(401);
     const bad = await post({ Authorization: `Bearer ${t.run.surfaces.default}` }, '{"files":"a.ts"}');
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: string }).error).toContain('Expected {"paths": [...]}');
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('Expected {"paths": [...]}');
   });
 });

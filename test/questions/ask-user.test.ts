@@ -104,19 +104,21 @@ describe("ask_user outcomes through a harness question port", () => {
     await using h = await harness(port, { timeoutSeconds: 1 });
     const result = await h.client.callTool({ name: "ask_user", arguments: dbQuestion });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("Nobody answered within");
+    expect(textOf(result)).toContain("Nobody answered in time (this run waits up to 1 s for an answer)");
     expect(textOf(result)).toContain("Continue on a stated assumption");
     expect(result.structuredContent).toMatchObject({ outcome: "timeout", question_id: port.cards[0]!.id });
     expect(await port.withdrawal(port.cards[0]!.id)).toMatchObject({ reason: "timeout" });
   });
 
-  test("a timeout reported by the port itself is the same error", async () => {
+  test("a timeout reported by the port itself is the same error, naming the configured limit rather than the 0 s waited", async () => {
     await using port = await startQuestionPort();
     port.onPost = () => ({ outcome: "timeout" });
-    await using h = await harness(port);
+    await using h = await harness(port, { timeoutSeconds: 900 });
     const result = await h.client.callTool({ name: "ask_user", arguments: dbQuestion });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ outcome: "timeout" });
+    expect(result.structuredContent).toMatchObject({ outcome: "timeout", error: { code: "timeout" } });
+    expect(textOf(result)).toStartWith("The question port reports that nobody answered in time (this run waits up to 900 s for an answer)");
+    expect(textOf(result)).not.toMatch(/\b0 s\b/);
   });
 
   test("no_human: the port says nobody is attached and the call fails at once (fail-closed)", async () => {
@@ -220,6 +222,26 @@ describe("ask_user outcomes through a harness question port", () => {
     } finally {
       await broken.stop(true);
     }
+  });
+
+  test("an option and typed text on a card without allow_free_text: both are kept, the text never dropped", async () => {
+    await using port = await startQuestionPort();
+    port.onPost = () => ({ outcome: "answered", option_ids: ["o1"], text: "but only until the migration" });
+    await using h = await harness(port);
+    const result = await h.client.callTool({ name: "ask_user", arguments: dbQuestion });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ outcome: "answered", selected: ["Postgres"], text: "but only until the migration" });
+    expect(textOf(result)).toBe('The operator chose "Postgres"; and wrote: but only until the migration');
+  });
+
+  test("an option id repeated in an answer fails the ask: ids are a set, and a repeat is not guessed at", async () => {
+    await using port = await startQuestionPort();
+    port.onPost = () => ({ outcome: "answered", option_ids: ["o2", "o2"] });
+    await using h = await harness(port);
+    const result = await h.client.callTool({ name: "ask_user", arguments: dbQuestion });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ outcome: "port_failed", error: { code: "port_failed" } });
+    expect(textOf(result)).toContain("an option id is repeated");
   });
 
   test("a port answering an option the card does not have is reported, not guessed at", async () => {

@@ -71,10 +71,10 @@ describe("the /harness/vibe route", () => {
     expect((await switchMode(t, { mode: "off" }, t.run.surfaces.plan)).status).toBe(401);
     const notJson = await switchMode(t, "off please");
     expect(notJson.status).toBe(400);
-    expect((await notJson.json()).error).toBe('The body is not JSON; send {"mode": "on"} or {"mode": "off"}.');
+    expect((await notJson.json()).error).toEqual({ code: "invalid_body", message: 'The body is not JSON; send {"mode": "on"} or {"mode": "off"}.' });
     const badMode = await switchMode(t, { mode: "sometimes" });
     expect(badMode.status).toBe(400);
-    expect((await badMode.json()).error).toContain('expected "mode": "on" or "off"');
+    expect((await badMode.json()).error.message).toContain('expected "mode": "on" or "off"');
     expect(await toolNames(t)).toEqual(VIBE_TOOLS);
   });
 

@@ -1,4 +1,5 @@
 // The operator page's HTTP face: the page at `/`, its live event stream, and answers posted from it.
+import { routeError } from "../../answer/route-error.ts";
 import { readJsonBody } from "../../host/json-body.ts";
 import * as v from "valibot";
 import type { HarnessRoute } from "../../host/harness-route.ts";
@@ -46,12 +47,12 @@ export function operatorPageRoutes(board: OperatorBoard, access: PageAccess, gla
       path: "/operator/session",
       public: true,
       async handle(request) {
-        if (!access.sameOriginJson(request)) return pageError(403, "not_same_origin", "The page link is traded only by the operator page itself.");
+        if (!access.sameOriginJson(request)) return routeError(403, "not_same_origin", "The page link is traded only by the operator page itself.");
         const parsed = await readJsonBody(request, ticketBody, '{"ticket": "<the k= of the page link>"}');
         if (!parsed.ok) return parsed.response;
         const secret = access.redeem(parsed.value.ticket);
         if (secret === undefined) {
-          return pageError(401, "ticket_spent", "This page link was already used (a link opens the page once) or belongs to another run. A browser that opened it keeps the page; elsewhere, open the link of a new run.");
+          return routeError(401, "ticket_spent", "This page link was already used (a link opens the page once) or belongs to another run. A browser that opened it keeps the page; elsewhere, open the link of a new run.");
         }
         return jsonReply(200, { secret });
       },
@@ -61,7 +62,7 @@ export function operatorPageRoutes(board: OperatorBoard, access: PageAccess, gla
       path: "/operator/events",
       public: true,
       handle(request) {
-        if (!access.authorised(request)) return pageError(401, "page_secret_required", LOCKED);
+        if (!access.authorised(request)) return routeError(401, "page_secret_required", LOCKED);
         return eventStream(board, state, request.signal);
       },
     },
@@ -70,14 +71,14 @@ export function operatorPageRoutes(board: OperatorBoard, access: PageAccess, gla
       path: "/operator/cards/:id",
       public: true,
       async handle(request) {
-        if (!access.authorised(request)) return pageError(401, "page_secret_required", LOCKED);
-        if (!access.sameOriginJson(request)) return pageError(403, "not_same_origin", "Answers are accepted only as JSON from the operator page itself.");
+        if (!access.authorised(request)) return routeError(401, "page_secret_required", LOCKED);
+        if (!access.sameOriginJson(request)) return routeError(403, "not_same_origin", "Answers are accepted only as JSON from the operator page itself.");
         const id = decodeURIComponent(new URL(request.url).pathname.split("/").pop() ?? "");
         const parsed = await readJsonBody(request, cardAction, '{"action":"answer","option_ids":[…],"text":…} or {"action":"skip"}');
         if (!parsed.ok) return parsed.response;
         const result = parsed.value.action === "skip" ? board.skip(id) : board.answer(id, parsed.value.option_ids, parsed.value.text);
         if (result.status === 200) return jsonReply(200, { ok: true });
-        return pageError(result.status, result.status === 404 ? "card_not_pending" : "answer_does_not_fit", result.problem!);
+        return routeError(result.status, result.status === 404 ? "card_not_pending" : "answer_does_not_fit", result.problem!);
       },
     },
   ];
@@ -133,10 +134,6 @@ function eventStream(board: OperatorBoard, state: () => string, requestSignal: A
   return new Response(body, {
     headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
   });
-}
-
-function pageError(status: number, code: string, message: string): Response {
-  return jsonReply(status, { error: { code, message } });
 }
 
 function jsonReply(status: number, body: unknown): Response {
