@@ -67,8 +67,10 @@ describe("serve with fixed tokens", () => {
       await plan.close();
       if (run > 0) continue;
       const main = await sidecar.connect();
-      const cell = await main.callTool({ name: "eval", arguments: { code: "import os; print(sorted(k for k in os.environ if k.startswith('SIDECAR_TOKEN')))", description: "list token variables the kernel can see" } });
-      expect(JSON.stringify(cell.content)).toContain("[]"); // the kernel did not inherit the token
+      // The JavaScript kernel is the sidecar itself re-run: no interpreter needed for this check.
+      const code = "JSON.stringify(Object.keys(process.env).filter((k) => k.startsWith('SIDECAR_TOKEN')))";
+      const cell = await main.callTool({ name: "eval", arguments: { code, language: "javascript", description: "list token variables the kernel can see" } });
+      expect(JSON.stringify(cell.content)).toContain('\\"[]\\"'); // the kernel did not inherit the token
     }
   }, 90_000);
 
