@@ -7,6 +7,7 @@ export interface CliFlags {
   workdir?: string;
   listen?: string;
   surface?: string;
+  stdio?: boolean;
   "token-file"?: string[];
   "allow-remote"?: boolean;
   "outlive-parent"?: boolean;

@@ -55,7 +55,12 @@ When ready it prints one JSON line on stdout ("page" only when the operator page
 Each surface's bearer token is minted per run unless the config, a token file or the
 environment fixes it. Logs go to stderr. SIGINT, SIGTERM and SIGHUP shut down the run and
 every process it started, and so does the exit of the process that started the sidecar
-(the harness), unless --outlive-parent.`,
+(the harness), unless --outlive-parent.
+
+With --stdio it serves one MCP session over stdin and stdout instead, for clients that start
+their servers as commands (docs/clients.md): the tools of one surface (--surface, default
+"default"), no ready line, nothing but MCP on stdout, logs on stderr. End of input ends the
+run. The operator page still serves on --listen; its address is logged on stderr.`,
     flags: [
       config,
       workdir,
@@ -67,6 +72,8 @@ every process it started, and so does the exit of the process that started the s
         complete: "file",
         help: "Read a surface's bearer token from FILE (default surface: default). Repeat for more surfaces. Wins over SIDECAR_TOKEN* and the config.",
       },
+      { name: "stdio", help: "Serve one MCP session over stdin/stdout (for clients that start a command) instead of printing a ready line." },
+      { name: "surface", value: "NAME", help: 'With --stdio: whose tools the session gets (default "default").' },
       { name: "allow-remote", help: "Permit a non-loopback --listen address and foreign Host/Origin headers." },
       { name: "outlive-parent", help: "Keep serving after the process that started `serve` exits (for a launcher that starts the sidecar and exits); stop it with SIGTERM then." },
     ],

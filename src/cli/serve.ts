@@ -1,10 +1,14 @@
-// `sidecar serve`: one server for one agent run, until SIGINT/SIGTERM/SIGHUP or its harness exits.
+// `sidecar serve`: one server for one agent run, until SIGINT/SIGTERM/SIGHUP or its harness exits;
+// with --stdio, one MCP session over stdin/stdout, until end of input too.
+import type { RunSettings } from "../config/load.ts";
+import { StdioTransport } from "../http/stdio-transport.ts";
 import { closeMemoryToOtherProcesses } from "../platform/non-dumpable.ts";
 import { watchParent } from "../platform/parent-watch.ts";
 import { keepHelperThreadsLow } from "../platform/priority.ts";
 import type { RuntimePrimitives } from "../host/runtime.ts";
 import { readyLine, startRun } from "../run/start.ts";
-import type { CliFlags } from "./args.ts";
+import type { Surface } from "../tool/registry.ts";
+import { UsageError, type CliFlags } from "./args.ts";
 import { settingsFromFlags } from "./load-settings.ts";
 import { noToolWarning } from "./run-tools.ts";
 
@@ -12,13 +16,26 @@ export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives):
   await closeMemoryToOtherProcesses(); // before the tokens exist: no child can read them from /proc/<pid>/mem
   // Read before start-up, so that a harness dying while the run starts is noticed too.
   const parent = process.ppid;
+  if (flags.surface !== undefined && !flags.stdio) {
+    throw new UsageError("--surface picks the surface of the --stdio session; over HTTP each client's token picks its surface. Add --stdio, or drop --surface.");
+  }
+  // Before anything can log: in stdio mode stdout carries MCP messages and nothing else.
+  if (flags.stdio) sendConsoleToStderr();
   const settings = settingsFromFlags(flags);
+  const stdioSurface = flags.stdio ? surfaceNamed(settings, flags.surface ?? "default") : undefined;
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const run = await startRun(settings, runtime, { allowRemote: flags["allow-remote"], log });
   // Under load the runtime's JIT, GC and allocator threads took turns ahead of the main thread.
   const stopLoweringHelpers = keepHelperThreadsLow();
-  process.stdout.write(`${readyLine(run)}\n`);
-  log(`sidecar: serving ${settings.workdir} at ${run.url}`);
+  let stdio: StdioTransport | undefined;
+  if (stdioSurface) {
+    stdio = new StdioTransport(process.stdin, process.stdout);
+    await run.sessions.attach(stdioSurface, stdio);
+    log(`sidecar: serving ${settings.workdir} over stdio with the tools of surface "${stdioSurface.name}"${run.page ? `; operator page: ${run.page}` : ""}`);
+  } else {
+    process.stdout.write(`${readyLine(run)}\n`);
+    log(`sidecar: serving ${settings.workdir} at ${run.url}`);
+  }
   const warning = noToolWarning(run.registry);
   if (warning) log(warning);
 
@@ -37,7 +54,27 @@ export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives):
     process.on("SIGTERM", () => stop("SIGTERM received"));
     // The terminal it ran in closed: by default that kills the process with no shutdown at all.
     process.on("SIGHUP", () => stop("SIGHUP received"));
+    // The client closed its end (or went away): the session, and with it the run, is over.
+    stdio?.done.then(() => stop("stdin ended"));
     if (!flags["outlive-parent"]) stopWatchingParent = watchParent(parent, () => stop(`the process that started it (pid ${parent}) exited`));
   });
   return stopped;
+}
+
+function surfaceNamed(settings: RunSettings, name: string): Surface {
+  const surface = settings.surfaces.find((s) => s.name === name);
+  if (!surface) throw new UsageError(`No surface named ${name}; this config has: ${settings.surfaces.map((s) => s.name).join(", ")}.`);
+  return surface;
+}
+
+/**
+ * In stdio mode a stray console.log from any module would corrupt the MCP stream, so the console's
+ * stdout methods write to stderr. (Every child the sidecar starts has its stdout piped or ignored.)
+ */
+function sendConsoleToStderr(): void {
+  const toStderr = console.error.bind(console);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.trace = toStderr;
 }

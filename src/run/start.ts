@@ -1,5 +1,6 @@
 // Starts one run: services for its resources, the tool registry, the HTTP app, the listener.
 import { createApp } from "../http/app.ts";
+import type { McpSessions } from "../http/session-table.ts";
 import { isLoopbackHost } from "../http/guard.ts";
 import type { RunSettings } from "../config/load.ts";
 import { ConfigError } from "../config/load.ts";
@@ -31,6 +32,8 @@ export interface RunningSidecar {
   surfaces: Record<string, string>;
   registry: ToolRegistry;
   services: RunResources;
+  /** The run's MCP sessions; `serve --stdio` attaches its one session here. */
+  sessions: McpSessions;
   close(): Promise<void>;
 }
 
@@ -95,6 +98,7 @@ export async function startRun(
     surfaces: Object.fromEntries(settings.surfaces.map((s) => [s.name, s.token])),
     registry,
     services,
+    sessions,
     close: () => {
       shutdown.abort(); // in-flight calls end first, so nothing waits on a service being stopped
       return lifecycle.close(options.log);

@@ -1,5 +1,7 @@
 // Tools defined only for tests, one per tier, to exercise the registry and the MCP surface before
 // (and independently of) the real tools. They never ship: the catalog does not list them.
+import { expect } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import * as v from "valibot";
 import { ToolFailure } from "../../src/answer/failure.ts";
 import { defineTool } from "../../src/tool/define.ts";
@@ -82,5 +84,27 @@ export const quietTool = defineTool({
     return { text: "finished", data: { finished: true } };
   },
 });
+
+/**
+ * What every transport must carry, checked through an SDK client connected to a run with the probe
+ * tools: progress notifications during a call, and a cancellation that reaches the tool's signal.
+ */
+export async function expectProgressThenCancel(client: Client): Promise<void> {
+  const progress: number[] = [];
+  const finished = await client.callTool({ name: "test_slow", arguments: { ms: 500 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+  expect(finished.structuredContent).toEqual({ finished: true });
+  expect(progress.length).toBeGreaterThan(2);
+
+  const before = slowToolAborts.count;
+  const aborted = slowToolAborts.next();
+  const controller = new AbortController();
+  const running = Promise.withResolvers<void>();
+  const call = client.callTool({ name: "test_slow", arguments: { ms: 10_000 } }, undefined, { signal: controller.signal, onprogress: () => running.resolve() });
+  await running.promise; // the tool runs: its first progress arrived
+  controller.abort("test cancels");
+  await expect(call).rejects.toThrow();
+  await aborted;
+  expect(slowToolAborts.count).toBe(before + 1);
+}
 
 export const PROBE_TOOLS = [echoTool, writeProbeTool, execProbeTool, slowTool, quietTool];

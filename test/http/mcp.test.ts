@@ -1,7 +1,7 @@
 // The official MCP SDK client against a real run: initialize, list per surface, call, progress, cancel.
 import { describe, expect, test } from "bun:test";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { PROBE_TOOLS, slowToolAborts } from "../helpers/probe-tools.ts";
+import { expectProgressThenCancel, PROBE_TOOLS } from "../helpers/probe-tools.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
@@ -71,24 +71,7 @@ describe("MCP over Streamable HTTP with the official SDK client", () => {
   test("progress notifications arrive during a long call, and cancelling aborts it", async () => {
     await using dir = await tempDir();
     await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
-    const client = await t.client();
-    const progress: number[] = [];
-    const finished = await client.callTool({ name: "test_slow", arguments: { ms: 150 } }, undefined, {
-      onprogress: (p) => progress.push(p.progress),
-    });
-    expect(finished.structuredContent).toEqual({ finished: true });
-    expect(progress.length).toBeGreaterThan(2);
-
-    const before = slowToolAborts.count;
-    const aborted = slowToolAborts.next();
-    const controller = new AbortController();
-    const running = Promise.withResolvers<void>();
-    const call = client.callTool({ name: "test_slow", arguments: { ms: 10_000 } }, undefined, { signal: controller.signal, onprogress: () => running.resolve() });
-    await running.promise; // the tool runs: its first progress arrived
-    controller.abort("test cancels");
-    await expect(call).rejects.toThrow();
-    await aborted;
-    expect(slowToolAborts.count).toBe(before + 1);
+    await expectProgressThenCancel(await t.client());
   });
 
   test("a call quiet for 10 s still reports progress, so a client's no-progress timeout does not cancel it", async () => {

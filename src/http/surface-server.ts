@@ -1,0 +1,97 @@
+// The SDK Server of one MCP session, whatever carries it (Streamable HTTP or stdio): the surface's
+// tools/list and tools/call, and tools/list_changed whenever the run's tool set changes.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import { z } from "zod";
+import type { Surface, ToolRegistry } from "../tool/registry.ts";
+import { toolCallHandler, type CallActivity } from "./tool-call.ts";
+import { ToolListCache } from "./tool-list.ts";
+
+/** tools/call with any params: `toolCallHandler` checks them itself, in words (see there). */
+const AnyParamsCallToolRequestSchema = CallToolRequestSchema.extend({ params: z.unknown().optional() });
+
+/**
+ * The SDK's Server validates only elicitation answers with a JSON Schema validator, and the sidecar
+ * never elicits; without one given it builds an Ajv instance per session (tens of ms of main
+ * thread each, and about a MB of heap). This one refuses every schema.
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "the sidecar does not elicit input" }),
+};
+
+const INSTRUCTIONS =
+  "Server-bound tools of this agent run (language servers, structural search, debugger, kernels, questions, workers). Each tool's description says what it needs.";
+
+export interface ServerIdentity {
+  name: string;
+  version: string;
+}
+
+export interface SessionHooks {
+  /** Hears this session's calls start and end, besides the run's own listener. */
+  activity?: CallActivity;
+  /** Ends a request's response stream once its call was cancelled (Streamable HTTP only). */
+  endStream?(requestId: RequestId): void;
+}
+
+export class SurfaceServers {
+  /** Every open session's Server, to tell each when the tool set changes. */
+  private readonly open = new Set<Server>();
+  private readonly unsubscribe: () => void;
+  readonly lists: ToolListCache;
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly identity: ServerIdentity,
+    /** Aborted when the run shuts down, so long calls end with it. */
+    private readonly runSignal: AbortSignal,
+    /** Hears every session's calls start and end (the run's idle reclaim). */
+    private readonly runActivity?: CallActivity,
+  ) {
+    this.lists = new ToolListCache(registry);
+    this.unsubscribe = registry.onChange(() => {
+      for (const server of this.open) server.sendToolListChanged().catch(() => {});
+    });
+  }
+
+  /** A Server for one session of the surface, connected to its transport; forgotten once it closes. */
+  async connect(surface: Surface, transport: Transport, hooks: SessionHooks = {}): Promise<Server> {
+    const server = new Server(this.identity, {
+      jsonSchemaValidator: NO_ELICITATION,
+      capabilities: { tools: { listChanged: true } },
+      instructions: INSTRUCTIONS,
+    });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.lists.described(surface) }));
+    // Registered past the Server's own tools/call wrapper, whose check of the params would answer a
+    // malformed call with a schema dump before ours could word it.
+    Protocol.prototype.setRequestHandler.call(
+      server,
+      AnyParamsCallToolRequestSchema,
+      toolCallHandler({
+        registry: this.registry,
+        surface,
+        runSignal: this.runSignal,
+        activities: [this.runActivity, hooks.activity].filter((a) => a !== undefined),
+        endStream: hooks.endStream ?? (() => {}),
+      }),
+    );
+    const closed = server.onclose;
+    server.onclose = () => {
+      this.open.delete(server);
+      closed?.();
+    };
+    this.open.add(server);
+    await server.connect(transport);
+    return server;
+  }
+
+  async closeAll(): Promise<void> {
+    this.unsubscribe();
+    const all = [...this.open];
+    this.open.clear();
+    await Promise.allSettled(all.map((server) => server.close()));
+  }
+}
