@@ -1,6 +1,7 @@
 // Staged structural edits: what ast_edit proposed, the hash of every file it was computed from,
 // and accepting (all files or none, after checking none changed since) or discarding it.
 import { createHash } from "node:crypto";
+import { accessSync, constants, statSync } from "node:fs";
 import { ToolFailure } from "../answer/failure.ts";
 import { AtomicWriteError, FolderSwapped, writeFilesAtomically } from "../workspace/atomic-write.ts";
 import { NoLongerInside, readFileInsideAsync } from "../workspace/paths.ts";
@@ -25,6 +26,8 @@ export const MAX_STAGED_CHARS = 128 * 1024 * 1024;
 
 interface StagedEdit {
   id: string;
+  /** The surface that staged it: only that surface may resolve it, or learn that it exists. */
+  surface: string;
   files: StagedFile[];
   state: EditState;
   /** An accept is checking or writing it: neither a second resolve nor expiry may touch it. */
@@ -58,22 +61,22 @@ export class StagedEdits {
     private readonly maxStagedChars = MAX_STAGED_CHARS,
   ) {}
 
-  stage(files: StagedFile[]): string {
+  stage(files: StagedFile[], surface: string): string {
     const id = `edit_${++this.counter}`;
-    this.edits.set(id, { id, files, state: "staged" });
+    this.edits.set(id, { id, surface, files, state: "staged" });
     this.stagedChars += charsOf(files);
     this.expireOldest(id);
     return id;
   }
 
-  discard(id: string): StagedFile[] {
-    this.settle(this.staged(id), "discarded");
+  discard(id: string, surface: string): StagedFile[] {
+    this.settle(this.staged(id, surface), "discarded");
     return [];
   }
 
   /** Rejects the whole edit when any file changed since staging; otherwise writes all atomically. */
-  async accept(id: string, afterWrite: (paths: string[]) => Promise<string[]>): Promise<Accepted> {
-    const edit = this.staged(id);
+  async accept(id: string, surface: string, afterWrite: (paths: string[]) => Promise<string[]>): Promise<Accepted> {
+    const edit = this.staged(id, surface);
     edit.accepting = true;
     // One accept checks and writes at a time: two edits of the same file accepted in parallel
     // would both pass the check against the old content, and the second write would undo the first.
@@ -108,7 +111,20 @@ export class StagedEdits {
       throw new ToolFailure(
         `Edit ${id} was rejected and nothing was written: ${changed.length} file(s) changed since it was staged (${changed.join(", ")}). ` +
           "Run ast_edit again to stage the rewrite against the current content.",
-        { changed },
+        { code: "file_changed", changed },
+      );
+    }
+    const readOnly = edit.files.flatMap((f) => {
+      const mode = readOnlyMode(f.path);
+      return mode === undefined ? [] : [`${f.rel} (mode ${mode})`];
+    });
+    if (readOnly.length > 0) {
+      // The writer renames a temp file over the original, which needs only the folder's write
+      // permission: without this check a read-only file is replaced, as root or not.
+      throw new ToolFailure(
+        `Edit ${id} was not applied and nothing was written: ${readOnly.join(", ")} ${readOnly.length === 1 ? "is" : "are"} read-only for the sidecar's user, ` +
+          "and a file marked read-only is never rewritten. The edit stays staged: make the file(s) writable (chmod u+w) and accept again, or discard it.",
+        { code: "write_failed", readOnly },
       );
     }
     try {
@@ -149,11 +165,16 @@ export class StagedEdits {
     );
   }
 
-  private staged(id: string): StagedEdit {
-    const edit = this.edits.get(id);
+  /** The edit `surface` staged under `id`; another surface's edit is answered as unknown. */
+  private staged(id: string, surface: string): StagedEdit {
+    const found = this.edits.get(id);
+    const edit = found?.surface === surface ? found : undefined;
     if (!edit) {
-      const known = [...this.edits.values()].filter((e) => e.state === "staged").map((e) => e.id);
-      throw new ToolFailure(`There is no staged edit ${JSON.stringify(id)}. ${known.length > 0 ? `Staged now: ${known.join(", ")}.` : "Nothing is staged; call ast_edit first."}`);
+      const known = [...this.edits.values()].filter((e) => e.state === "staged" && e.surface === surface).map((e) => e.id);
+      throw new ToolFailure(`There is no staged edit ${JSON.stringify(id)}. ${known.length > 0 ? `Staged now: ${known.join(", ")}.` : "Nothing is staged; call ast_edit first."}`, {
+        code: "unknown_edit",
+        staged: known,
+      });
     }
     if (edit.state === "expired") {
       throw new ToolFailure(
@@ -161,11 +182,33 @@ export class StagedEdits {
           "Nothing was written. Run ast_edit again to stage it, and resolve edits as you go.",
       );
     }
-    if (edit.accepting) throw new ToolFailure(`Edit ${id} is being accepted by another call; its answer says how that went.`);
+    if (edit.accepting) throw new ToolFailure(`Edit ${id} is being accepted by another call; its answer says how that went.`, { code: "edit_not_pending" });
     if (edit.state !== "staged") {
-      throw new ToolFailure(`Edit ${id} was already ${edit.state}; it cannot be resolved again. Call ast_edit to stage a new one.`);
+      throw new ToolFailure(`Edit ${id} was already ${edit.state}; it cannot be resolved again. Call ast_edit to stage a new one.`, { code: "edit_not_pending" });
     }
     return edit;
+  }
+}
+
+/**
+ * The file's mode in octal when its mode bits deny the sidecar's user writing it, else undefined.
+ * Root may write anything, so for root any write bit counts: a file nobody may write (0444) is one
+ * its owner marked read-only on purpose.
+ */
+function readOnlyMode(path: string): string | undefined {
+  let mode: number;
+  try {
+    mode = statSync(path).mode & 0o7777;
+  } catch {
+    return undefined; // gone since the check: the writer says so
+  }
+  const octal = `0${mode.toString(8).padStart(3, "0")}`;
+  if (process.getuid?.() === 0) return (mode & 0o222) === 0 ? octal : undefined;
+  try {
+    accessSync(path, constants.W_OK);
+    return undefined;
+  } catch {
+    return octal;
   }
 }
 

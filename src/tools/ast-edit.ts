@@ -69,7 +69,7 @@ export function astEditTool(syntax: SyntaxService) {
         updated: o.rewrite!.updated,
         replacements: o.rewrite!.replacements.length,
       }));
-      const id = syntax.edits.stage(staged);
+      const id = syntax.edits.stage(staged, ctx.surface);
       const total = staged.reduce((n, f) => n + f.replacements, 0);
       const shownFiles = capList(changed, DIFF_FILES_SHOWN);
       const diff = capText(shownFiles.items.map((o) => unifiedDiff(relativeToWorkdir(syntax.root, o.path), o.rewrite!.original, o.rewrite!.replacements)).join("\n"), DIFF_BYTES);

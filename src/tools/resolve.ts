@@ -20,12 +20,12 @@ export function resolveTool(syntax: SyntaxService) {
       files: v.array(v.object({ path: v.string(), replacements: v.number() })),
       notes: v.array(v.string()),
     }),
-    async run(input) {
+    async run(input, ctx) {
       if (input.action === "discard") {
-        syntax.edits.discard(input.edit_id);
+        syntax.edits.discard(input.edit_id, ctx.surface);
         return { text: `Discarded ${input.edit_id}; no file was changed.`, data: { edit_id: input.edit_id, action: "discard", files: [], notes: [] } };
       }
-      const accepted = await syntax.edits.accept(input.edit_id, (paths) => syntax.afterWrite(paths));
+      const accepted = await syntax.edits.accept(input.edit_id, ctx.surface, (paths) => syntax.afterWrite(paths));
       const files = accepted.files.map((f) => ({ path: f.rel, replacements: f.replacements }));
       const text = [
         `Accepted ${input.edit_id}: wrote ${files.length} file(s).`,

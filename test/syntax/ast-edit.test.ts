@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { chmod, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
+import type { RunConfig } from "../../src/config/schema.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { call } from "./call.ts";
 
@@ -191,6 +192,55 @@ describe("rewrites keep the code the pattern does not name", () => {
     expect(r.data.diff).toContain("-foo(1);\n\\ No newline at end of file\n+bar(1);\n\\ No newline at end of file");
     await writeFile(join(dir.path, "edit.patch"), `${r.data.diff}\n`);
     execFileSync("git", ["apply", "--check", "edit.patch"], { cwd: dir.path }); // throws on a malformed patch
+  });
+});
+
+describe("staged edits belong to the surface that staged them", () => {
+  test("another surface can neither accept nor discard them, nor learn their ids", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.js": "foo(1);\n", "b.js": "foo(2);\n" });
+    const config: RunConfig = { ...PARSER, surfaces: { default: { tiers: ["read", "write", "exec"] }, reviewer: { tiers: ["read", "write"] } } };
+    await using t = await startTestRun(dir.path, config);
+    const main = await t.client();
+    const reviewer = await t.client("reviewer");
+    const mine = await call(main, "ast_edit", { pattern: "foo($A)", rewrite: "bar($A)", path: "a.js" });
+    const theirs = await call(reviewer, "ast_edit", { pattern: "foo($A)", rewrite: "baz($A)", path: "b.js" });
+    expect([mine.data.edit_id, theirs.data.edit_id]).toEqual(["edit_1", "edit_2"]);
+    for (const action of ["accept", "discard"]) {
+      const foreign = await call(reviewer, "resolve", { edit_id: "edit_1", action });
+      expect(foreign.isError).toBe(true);
+      // Answered as an unknown id, listing only the caller's own.
+      expect(foreign.text).toBe('There is no staged edit "edit_1". Staged now: edit_2.');
+    }
+    const unknown = await call(main, "resolve", { edit_id: "edit_9", action: "accept" });
+    expect(unknown.text).toBe('There is no staged edit "edit_9". Staged now: edit_1.');
+    expect(await readFile(join(dir.path, "a.js"), "utf8")).toBe("foo(1);\n");
+    expect((await call(main, "resolve", { edit_id: "edit_1", action: "accept" })).isError).toBe(false);
+    expect((await call(reviewer, "resolve", { edit_id: "edit_2", action: "accept" })).isError).toBe(false);
+    expect(await readFile(join(dir.path, "a.js"), "utf8")).toBe("bar(1);\n");
+    expect(await readFile(join(dir.path, "b.js"), "utf8")).toBe("baz(2);\n");
+  });
+});
+
+describe("a file marked read-only is never rewritten", () => {
+  test("accept refuses it with a sentence, writes nothing, and keeps the edit for a second try", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.py": "print(1)\n", "ro.py": "print(2)\n" });
+    await chmod(join(dir.path, "ro.py"), 0o444);
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const staged = await call(client, "ast_edit", { pattern: "print($A)", rewrite: "log($A)", language: "python" });
+    const refused = await call(client, "resolve", { edit_id: staged.data.edit_id, action: "accept" });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toBe(
+      "Edit edit_1 was not applied and nothing was written: ro.py (mode 0444) is read-only for the sidecar's user, and a file marked read-only is never rewritten. " +
+        "The edit stays staged: make the file(s) writable (chmod u+w) and accept again, or discard it.",
+    );
+    expect(await readFile(join(dir.path, "a.py"), "utf8")).toBe("print(1)\n");
+    expect(await readFile(join(dir.path, "ro.py"), "utf8")).toBe("print(2)\n");
+    await chmod(join(dir.path, "ro.py"), 0o644);
+    expect((await call(client, "resolve", { edit_id: staged.data.edit_id, action: "accept" })).isError).toBe(false);
+    expect(await readFile(join(dir.path, "ro.py"), "utf8")).toBe("log(2)\n");
   });
 });
 

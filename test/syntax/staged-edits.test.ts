@@ -21,14 +21,14 @@ describe("staged content is bounded", () => {
     await dir.write({ "a.ts": "a", "b.ts": "b", "c.ts": "c" });
     const root = dir.path;
     const edits = new StagedEdits(root, 25);
-    const first = edits.stage(staged(root, "a.ts", "a", "x".repeat(10)));
-    const second = edits.stage(staged(root, "b.ts", "b", "y".repeat(10)));
+    const first = edits.stage(staged(root, "a.ts", "a", "x".repeat(10)), "default");
+    const second = edits.stage(staged(root, "b.ts", "b", "y".repeat(10)), "default");
     // 30 characters staged against a bound of 25: the oldest goes, the newer two stay.
-    const third = edits.stage(staged(root, "c.ts", "c", "z".repeat(10)));
-    await expect(edits.accept(first, noNotes)).rejects.toThrow(/Edit edit_1 expired: edits staged after it needed the room .* Nothing was written\. Run ast_edit again/);
+    const third = edits.stage(staged(root, "c.ts", "c", "z".repeat(10)), "default");
+    await expect(edits.accept(first, "default", noNotes)).rejects.toThrow(/Edit edit_1 expired: edits staged after it needed the room .* Nothing was written\. Run ast_edit again/);
     expect(readFileSync(join(root, "a.ts"), "utf8")).toBe("a");
-    await edits.accept(second, noNotes);
-    expect(edits.discard(third)).toEqual([]);
+    await edits.accept(second, "default", noNotes);
+    expect(edits.discard(third, "default")).toEqual([]);
     expect(readFileSync(join(root, "b.ts"), "utf8")).toBe("y".repeat(10));
   });
 
@@ -37,10 +37,10 @@ describe("staged content is bounded", () => {
     await dir.write({ "a.ts": "a", "b.ts": "b" });
     const root = dir.path;
     const edits = new StagedEdits(root, 5);
-    const small = edits.stage(staged(root, "a.ts", "a", "x"));
-    const large = edits.stage(staged(root, "b.ts", "b", "y".repeat(50)));
-    expect(() => edits.discard(small)).toThrow(/expired/);
-    await edits.accept(large, noNotes);
+    const small = edits.stage(staged(root, "a.ts", "a", "x"), "default");
+    const large = edits.stage(staged(root, "b.ts", "b", "y".repeat(50)), "default");
+    expect(() => edits.discard(small, "default")).toThrow(/expired/);
+    await edits.accept(large, "default", noNotes);
     expect(readFileSync(join(root, "b.ts"), "utf8")).toBe("y".repeat(50));
   });
 
@@ -49,11 +49,11 @@ describe("staged content is bounded", () => {
     await dir.write({ "a.ts": "a", "b.ts": "b" });
     const root = dir.path;
     const edits = new StagedEdits(root, 15);
-    const first = edits.stage(staged(root, "a.ts", "a", "x".repeat(10)));
-    const accepting = edits.accept(first, noNotes);
+    const first = edits.stage(staged(root, "a.ts", "a", "x".repeat(10)), "default");
+    const accepting = edits.accept(first, "default", noNotes);
     // Both arrive while the accept is still reading the files back.
-    edits.stage(staged(root, "b.ts", "b", "y".repeat(10)));
-    await expect(edits.accept(first, noNotes)).rejects.toThrow("Edit edit_1 is being accepted by another call");
+    edits.stage(staged(root, "b.ts", "b", "y".repeat(10)), "default");
+    await expect(edits.accept(first, "default", noNotes)).rejects.toThrow("Edit edit_1 is being accepted by another call");
     const accepted = await accepting;
     expect(accepted.files.map((f) => f.rel)).toEqual(["a.ts"]);
     expect(readFileSync(join(root, "a.ts"), "utf8")).toBe("x".repeat(10));
