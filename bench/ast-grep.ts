@@ -1,10 +1,14 @@
 // Benchmark: sidecar's ast_grep (through its MCP HTTP API) against the ast-grep CLI on the same
 // corpus — checks both find the same matches, prints medians and the sidecar/ast-grep ratios for a
-// cold first query (fresh sidecar) and a warm repeat. Usage: bun bench/ast-grep.ts [--binary dist/sidecar]
+// cold first query (fresh sidecar) and a warm repeat, and the sidecar's RSS after each.
+// Usage: bun bench/ast-grep.ts [--binary dist/sidecar] [--corpus DIR] [--cold-runs N]
+// --corpus DIR: a folder holding checkouts of mypy, prometheus, tokio, redis, commons-lang, leveldb,
+// imgui, flutter/samples and vuejs/core (one folder each, any names); without it a smaller corpus is
+// copied from node_modules and the system's Python library.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient } from "../build/spawn-sidecar.ts";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 
@@ -12,8 +16,10 @@ const root = join(import.meta.dir, "..");
 const AST_GREP = join(root, "node_modules/.bin/ast-grep");
 const binaryAt = process.argv.indexOf("--binary");
 const sidecarCommand = binaryAt > 0 ? [process.argv[binaryAt + 1]!] : [process.execPath, join(root, "src/main.ts")];
+const option = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const WARM_RUNS = 3;
 const CLI_RUNS = 3;
+const COLD_RUNS = Number(option("--cold-runs") ?? 3);
 const MAX_BYTES = 1024 * 1024;
 
 interface Case {
@@ -22,7 +28,25 @@ interface Case {
   pattern: string;
 }
 
-const CASES: Case[] = [
+/** Over the --corpus checkouts: 14 patterns in 9 languages. */
+const CORPUS_CASES: Case[] = [
+  { language: "python", astGrepLanguage: "python", pattern: "isinstance($X, $T)" },
+  { language: "python", astGrepLanguage: "python", pattern: "raise $E($$$A)" },
+  { language: "go", astGrepLanguage: "go", pattern: "if err != nil { $$$B }" },
+  { language: "go", astGrepLanguage: "go", pattern: "return $A, err" },
+  { language: "rust", astGrepLanguage: "rust", pattern: "$X.unwrap()" },
+  { language: "rust", astGrepLanguage: "rust", pattern: "Arc::new($X)" },
+  { language: "c", astGrepLanguage: "c", pattern: "zfree($P);" },
+  { language: "c", astGrepLanguage: "c", pattern: "memcpy($D, $S, $N)" },
+  { language: "java", astGrepLanguage: "java", pattern: "throw new IllegalArgumentException($$$A)" },
+  { language: "cpp", astGrepLanguage: "cpp", pattern: "IM_ASSERT($$$A)" },
+  { language: "dart", astGrepLanguage: "dart", pattern: "setState($$$A)" },
+  { language: "typescript", astGrepLanguage: "typescript", pattern: "$A ?? $B" },
+  { language: "typescript", astGrepLanguage: "typescript", pattern: "export function $F($$$P) { $$$B }" },
+  { language: "javascript", astGrepLanguage: "javascript", pattern: "$A.forEach($$$B)" },
+];
+
+const DEFAULT_CASES: Case[] = [
   { language: "javascript", astGrepLanguage: "javascript", pattern: "console.log($$$A)" },
   { language: "javascript", astGrepLanguage: "javascript", pattern: "new Promise($$$A)" },
   { language: "javascript", astGrepLanguage: "javascript", pattern: "$A === undefined" },
@@ -62,6 +86,12 @@ function buildCorpus(): string {
   const py = gather("/usr/lib/python3.11", "py", corpus, (n) => n.endsWith(".py"));
   console.log(`corpus ${corpus}: ${js} .js, ${ts} .ts, ${py} .py files`);
   return corpus;
+}
+
+/** Resident memory of a process in MB (parse workers are threads of it). */
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
 function median(values: number[]): number {
@@ -105,36 +135,51 @@ async function sidecarQuery(s: Sidecar, c: Case): Promise<{ ms: number; total: n
   return { ms, total: data.total, keys: new Set(data.matches.map((m) => `${m.path}:${m.start.line}:${m.start.column}`)), notes: data.notes };
 }
 
-const corpus = buildCorpus();
-const rows: string[][] = [["pattern", "lang", "matches", "ast-grep ms", "cold ms", "warm ms", "cold ×", "warm ×", "same"]];
+const corpusOption = option("--corpus");
+const corpus = corpusOption ?? buildCorpus();
+const CASES = corpusOption ? CORPUS_CASES : DEFAULT_CASES;
+const rows: string[][] = [["pattern", "lang", "matches", "ast-grep ms", "cold ms", "warm ms", "cold ×", "warm ×", "RSS cold/warm MB", "same"]];
 const coldRatios: number[] = [];
 const warmRatios: number[] = [];
 for (const c of CASES) {
   const cli = Array.from({ length: CLI_RUNS }, () => astGrepRun(c, corpus));
   const cliMs = median(cli.map((r) => r.ms));
-  const sidecar = await startSidecar(corpus);
-  try {
-    const cold = await sidecarQuery(sidecar, c);
-    const warm = [];
-    for (let k = 0; k < WARM_RUNS; k++) warm.push(await sidecarQuery(sidecar, c));
-    const warmMs = median(warm.map((r) => r.ms));
-    const theirs = cli[0]!.keys;
-    const theirCount = cli[0]!.count;
-    // Totals are compared in full; positions for the first 1000 shown (the tool's cap).
-    const same = cold.total === theirCount && [...cold.keys].every((k) => theirs.has(k));
-    if (!same) {
-      const missing = cold.keys.size < cold.total ? [] : [...theirs].filter((k) => !cold.keys.has(k)).slice(0, 3);
-      const extra = [...cold.keys].filter((k) => !theirs.has(k)).slice(0, 3);
-      console.log(`  differs for ${c.pattern}: sidecar ${cold.total}, ast-grep ${theirCount}; only ast-grep: ${missing.join(" ")}; only sidecar: ${extra.join(" ")}`);
+  const colds: Array<{ ms: number; total: number; keys: Set<string>; notes: string[] }> = [];
+  let warmMs = 0;
+  let rssCold = 0;
+  let rssWarm = 0;
+  // Each cold run is a fresh sidecar; the last one also measures the warm repeats.
+  for (let run = 0; run < COLD_RUNS; run++) {
+    const sidecar = await startSidecar(corpus);
+    try {
+      colds.push(await sidecarQuery(sidecar, c));
+      rssCold = rssOf(sidecar.child.pid!);
+      if (run === COLD_RUNS - 1) {
+        const warm = [];
+        for (let k = 0; k < WARM_RUNS; k++) warm.push(await sidecarQuery(sidecar, c));
+        warmMs = median(warm.map((r) => r.ms));
+        rssWarm = rssOf(sidecar.child.pid!);
+      }
+    } finally {
+      await sidecar.client.close().catch(() => {});
+      sidecar.child.kill("SIGTERM");
     }
-    if (cold.notes.length > 0) console.log(`  notes: ${cold.notes.join("; ")}`);
-    coldRatios.push(cold.ms / cliMs);
-    warmRatios.push(warmMs / cliMs);
-    rows.push([c.pattern, c.language, String(cold.total), cliMs.toFixed(0), cold.ms.toFixed(0), warmMs.toFixed(0), (cold.ms / cliMs).toFixed(2), (warmMs / cliMs).toFixed(2), same ? "yes" : "NO"]);
-  } finally {
-    await sidecar.client.close().catch(() => {});
-    sidecar.child.kill("SIGTERM");
   }
+  const cold = colds[0]!;
+  const coldMs = median(colds.map((r) => r.ms));
+  const theirs = cli[0]!.keys;
+  const theirCount = cli[0]!.count;
+  // Totals are compared in full; positions for the first 1000 shown (the tool's cap).
+  const same = cold.total === theirCount && [...cold.keys].every((k) => theirs.has(k));
+  if (!same) {
+    const missing = cold.keys.size < cold.total ? [] : [...theirs].filter((k) => !cold.keys.has(k)).slice(0, 3);
+    const extra = [...cold.keys].filter((k) => !theirs.has(k)).slice(0, 3);
+    console.log(`  differs for ${c.pattern}: sidecar ${cold.total}, ast-grep ${theirCount}; only ast-grep: ${missing.join(" ")}; only sidecar: ${extra.join(" ")}`);
+  }
+  if (cold.notes.length > 0) console.log(`  notes: ${cold.notes.join("; ").slice(0, 300)}`);
+  coldRatios.push(coldMs / cliMs);
+  warmRatios.push(warmMs / cliMs);
+  rows.push([c.pattern, c.language, String(cold.total), cliMs.toFixed(0), coldMs.toFixed(0), warmMs.toFixed(0), (coldMs / cliMs).toFixed(2), (warmMs / cliMs).toFixed(2), `${rssCold}/${rssWarm}`, same ? "yes" : "NO"]);
 }
 const widths = rows[0]!.map((_, k) => Math.max(...rows.map((r) => r[k]!.length)));
 for (const row of rows) console.log(row.map((cell, k) => cell.padEnd(widths[k]!)).join("  "));

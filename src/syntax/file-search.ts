@@ -18,7 +18,9 @@ export interface SearchJob {
   /** The real workdir: a file is read only if what was opened lies inside it. */
   root: string;
   language: string;
+  /** The pattern's source; compiled here unless `compiled` is given (compiled once per search). */
   pattern: string;
+  compiled?: Pattern;
   files: FileRef[];
   /** When set, each file's outermost matches are rewritten with this template. */
   rewrite?: string;
@@ -67,6 +69,8 @@ export interface JobStats {
   candidates: number;
   parsed: number;
   cached: number;
+  /** Times the pattern was compiled for the search: once, by whichever thread saw it first. */
+  compiled: number;
 }
 
 export class SearchCancelled extends Error {
@@ -86,8 +90,16 @@ const WORK_BETWEEN_YIELDS_MS = 20;
 /** Binary files have NUL bytes early; tree-sitter would only produce errors for them. */
 const BINARY_SNIFF_BYTES = 8000;
 
+export interface JobResult {
+  outcomes: FileOutcome[];
+  stats: JobStats;
+  /** The compiled pattern, for the answer and for the other workers' jobs. */
+  pattern: Pattern;
+}
+
 export class FileSearcher {
-  private readonly parsers = new Map<string, Parser>();
+  /** Loading promises, so a listing and a job asking at once share one parser. */
+  private readonly parsers = new Map<string, Promise<Parser>>();
   private readonly patterns = new CompiledPatterns();
 
   constructor(
@@ -96,10 +108,10 @@ export class FileSearcher {
   ) {}
 
   /** `cancelled` is polled between files; a macrotask yield now and then lets a cancel message in. */
-  async run(job: SearchJob, cancelled: () => boolean = () => false): Promise<{ outcomes: FileOutcome[]; stats: JobStats }> {
+  async run(job: SearchJob, cancelled: () => boolean = () => false): Promise<JobResult> {
     const parser = await this.parser(job.language);
-    const pattern = this.patterns.get(job.language, job.pattern, parser);
-    const stats: JobStats = { candidates: 0, parsed: 0, cached: 0 };
+    const pattern = job.compiled ?? this.patterns.get(job.language, job.pattern, parser);
+    const stats: JobStats = { candidates: 0, parsed: 0, cached: 0, compiled: job.compiled ? 0 : 1 };
     const outcomes: FileOutcome[] = [];
     const budget = { records: job.maxRecords ?? Number.POSITIVE_INFINITY };
     const files = [...job.files].sort(byPath);
@@ -114,7 +126,12 @@ export class FileSearcher {
       // Only files with a match or a skip are reported: the rest would be cloned to the main thread to be dropped.
       if (outcome && (outcome.count > 0 || outcome.skipped || outcome.parseErrors)) outcomes.push(outcome);
     }
-    return { outcomes, stats };
+    return { outcomes, stats, pattern };
+  }
+
+  /** Compiles a pattern (throws PatternError); a worker that lists a directory compiles for the search. */
+  async compile(language: string, source: string): Promise<Pattern> {
+    return this.patterns.get(language, source, await this.parser(language));
   }
 
   invalidate(paths: readonly string[]): void {
@@ -188,18 +205,19 @@ export class FileSearcher {
     return outcome;
   }
 
-  private async parser(language: string): Promise<Parser> {
+  private parser(language: string): Promise<Parser> {
     let parser = this.parsers.get(language);
     if (!parser) {
-      parser = await this.parserFor(language);
+      parser = this.parserFor(language);
       this.parsers.set(language, parser);
+      parser.catch(() => this.parsers.delete(language));
     }
     return parser;
   }
 
   close(): void {
     this.cache.clear();
-    for (const parser of this.parsers.values()) parser.delete();
+    for (const parser of this.parsers.values()) void parser.then((p) => p.delete(), () => {});
     this.parsers.clear();
   }
 }

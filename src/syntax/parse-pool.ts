@@ -1,29 +1,40 @@
 // Spreads search jobs over parse workers (one per core), each file always routed to the same
 // worker so its cached tree is found again; falls back to the main thread when workers cannot start.
-// A directory is walked in a worker too: the main thread, where every request waits its turn, only
-// routes files.
+// A directory is walked in a worker too, which also compiles the pattern once for the whole search:
+// the main thread, where every request waits its turn, only routes files.
 import type { GrammarSource } from "../host/runtime.ts";
 import { GrammarLoader } from "./grammars.ts";
 import { FileSearcher, SearchCancelled, type FileOutcome, type FileRef, type JobStats, type SearchJob } from "./file-search.ts";
 import { packFiles, unpackFiles } from "./packed-files.ts";
 import { ParseCache } from "./parse-cache.ts";
-import { PatternError } from "./pattern.ts";
-import { listScope, type SearchScope, type WalkResult } from "./walk.ts";
+import { PatternError, type Pattern } from "./pattern.ts";
+import { listScope, type SearchScope } from "./walk.ts";
 import type { FromWorker, ToWorker } from "./worker-protocol.ts";
 
 /** How long a worker may take to load the tree-sitter runtime before the pool gives up on workers. */
 export const WORKER_START_TIMEOUT_MS = 15_000;
 
+/**
+ * Workers started again after one died, per run. A worker that keeps dying (a grammar that crashes
+ * on some file) must not be restarted for ever: past this, parsing moves to the main thread.
+ */
+export const MAX_WORKER_RESTARTS = 3;
+
 export type SpawnWorker = () => Worker;
 
+/** The worker serving a call died before answering. */
+class WorkerDied extends Error {}
+
 /** A search over a scope the pool lists itself (a directory is walked in a worker). */
-export interface ScopedJob extends Omit<SearchJob, "files"> {
+export interface ScopedJob extends Omit<SearchJob, "files" | "compiled"> {
   scope: SearchScope;
 }
 
 export interface PoolAnswer {
   outcomes: FileOutcome[];
   stats: JobStats;
+  /** The pattern as compiled (once) for this search. */
+  pattern: Pattern;
   /** Files searched. */
   files: number;
   /** Files left out for size. */
@@ -40,9 +51,9 @@ export interface PoolOptions {
 
 interface WorkerSlot {
   worker: Worker;
+  /** Settles once the worker answered its hello; a restarted worker gets a new one. */
+  ready: Promise<void>;
   grammars: Set<string>;
-  /** Set when the worker died; the pool then parses on the main thread. */
-  crashed?: string;
   pending: Map<number, { resolve(answer: FromWorker): void; reject(e: Error): void }>;
 }
 
@@ -50,6 +61,9 @@ export class ParsePool {
   private slots: Promise<WorkerSlot[]> | undefined;
   private inThread: FileSearcher | undefined;
   private nextJob = 1;
+  private restarts = 0;
+  private closing = false;
+  private runtimeWasm: Uint8Array | undefined;
   /** Which worker holds each file's cached tree. */
   private readonly homes = new Map<string, number>();
   /** Why workers are not used, when they are not (reported by doctor and the tool's stats). */
@@ -62,44 +76,60 @@ export class ParsePool {
    * workers; `progress` hears how many files are searched of how many, once listed and as shares finish.
    */
   async run(job: ScopedJob, signal?: AbortSignal, progress: (done: number, total: number) => void = () => {}): Promise<PoolAnswer> {
+    try {
+      return await this.runOnce(job, signal, progress);
+    } catch (error) {
+      // Once, on the replacement (or the main thread past the restart limit): a worker that died
+      // on its own is not this call's fault. A second death is reported.
+      if (!(error instanceof WorkerDied)) throw error;
+      return await this.runOnce(job, signal, progress);
+    }
+  }
+
+  private async runOnce(job: ScopedJob, signal: AbortSignal | undefined, progress: (done: number, total: number) => void): Promise<PoolAnswer> {
     const { scope, ...search } = job;
     const slots = await this.startWorkers();
-    if (slots.length === 0 || slots.some((slot) => slot.crashed)) {
+    if (slots.length === 0 || this.fallbackReason !== undefined) {
+      const searcher = this.searcher();
+      const pattern = await searcher.compile(job.language, job.pattern);
       const { files, oversized } = listScope(scope, job.root, job.language);
       progress(0, files.length);
-      const result = await this.searcher().run({ ...search, files }, () => signal?.aborted === true);
+      const result = await searcher.run({ ...search, files, compiled: pattern }, () => signal?.aborted === true);
       progress(files.length, files.length);
-      return { ...result, files: files.length, oversized };
+      return { ...result, stats: { ...result.stats, compiled: 1 }, files: files.length, oversized };
     }
-    const { files, oversized } = await this.list(slots, scope, job.root, job.language, signal);
+    let files: FileRef[];
+    let oversized = 0;
+    let compiled: Pattern | undefined;
+    if (scope.kind === "tree") {
+      const slot = slots[this.nextJob % slots.length]!;
+      const answer = await this.send(slot, { type: "list", id: this.nextJob++, scope, root: job.root, language: job.language, pattern: job.pattern }, signal);
+      if (answer.type !== "listed") throw new Error(`a parse worker answered a listing with ${answer.type}`);
+      files = unpackFiles(answer.files);
+      oversized = answer.oversized;
+      compiled = answer.pattern;
+    } else files = scope.files;
     let done = 0;
     progress(0, files.length);
     const shares = this.share(files, slots.length);
+    // Without a listing the pattern is compiled by a job: the first worker gets one, even with no file.
+    const busy = slots.map((slot, k) => [slot, shares[k]!] as const).filter(([, share], k) => share.length > 0 || (!compiled && k === 0));
     const results = await Promise.all(
-      slots.map(async (slot, k) => {
-        if (shares[k]!.length === 0) return { outcomes: [], stats: emptyStats() };
-        const answer = await this.send(slot, { type: "job", id: this.nextJob++, job: { ...search, files: packFiles(shares[k]!) } }, signal);
+      busy.map(async ([slot, share]) => {
+        const answer = await this.send(slot, { type: "job", id: this.nextJob++, job: { ...search, compiled, files: packFiles(share) } }, signal);
         if (answer.type !== "result") throw new Error(`a parse worker answered a search with ${answer.type}`);
-        progress((done += shares[k]!.length), files.length);
+        progress((done += share.length), files.length);
         return answer;
       }),
     );
-    const stats = emptyStats();
+    const stats = { ...emptyStats(), compiled: compiled ? 1 : 0 };
     for (const r of results) {
       stats.candidates += r.stats.candidates;
       stats.parsed += r.stats.parsed;
       stats.cached += r.stats.cached;
+      stats.compiled += r.stats.compiled;
     }
-    return { outcomes: results.flatMap((r) => r.outcomes), stats, files: files.length, oversized };
-  }
-
-  /** The scope's files; a directory is walked by a worker (taking turns, so walks spread over the workers). */
-  private async list(slots: WorkerSlot[], scope: SearchScope, root: string, language: string, signal?: AbortSignal): Promise<WalkResult> {
-    if (scope.kind === "files") return listScope(scope, root, language);
-    const slot = slots[this.nextJob % slots.length]!;
-    const answer = await this.send(slot, { type: "list", id: this.nextJob++, scope, root, language }, signal);
-    if (answer.type !== "listed") throw new Error(`a parse worker answered a listing with ${answer.type}`);
-    return { files: unpackFiles(answer.files), oversized: answer.oversized };
+    return { outcomes: results.flatMap((r) => r.outcomes), stats, pattern: compiled ?? results[0]!.pattern, files: files.length, oversized };
   }
 
   /**
@@ -142,7 +172,7 @@ export class ParsePool {
   /** Sends a message to every live worker, once they have started (none when they never did). */
   private tellWorkers(message: ToWorker): void {
     void this.slots?.then((slots) => {
-      for (const slot of slots) if (!slot.crashed) slot.worker.postMessage(message);
+      for (const slot of slots) slot.worker.postMessage(message);
     });
   }
 
@@ -152,6 +182,7 @@ export class ParsePool {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     this.inThread?.close();
     const slots = await this.slots?.catch(() => []);
     for (const slot of slots ?? []) {
@@ -174,10 +205,12 @@ export class ParsePool {
    * (its late answer finds nothing pending and is dropped).
    */
   private async send(slot: WorkerSlot, message: Extract<ToWorker, { type: "list" | "job" }>, signal?: AbortSignal): Promise<FromWorker> {
-    if (message.type === "job" && !slot.grammars.has(message.job.language)) {
-      const bytes = await this.options.source.grammarBytes(message.job.language);
-      slot.worker.postMessage({ type: "grammar", id: message.job.language, bytes } satisfies ToWorker);
-      slot.grammars.add(message.job.language);
+    await slot.ready;
+    const language = message.type === "job" ? message.job.language : message.language;
+    if (!slot.grammars.has(language)) {
+      const bytes = await this.options.source.grammarBytes(language);
+      slot.worker.postMessage({ type: "grammar", id: language, bytes } satisfies ToWorker);
+      slot.grammars.add(language);
     }
     const cancel = () => {
       slot.worker.postMessage({ type: "cancel", id: message.id } satisfies ToWorker);
@@ -214,20 +247,29 @@ export class ParsePool {
       this.fallbackReason = "no worker support in this runtime; parsing on the main thread";
       return [];
     }
-    const runtimeWasm = await this.options.source.runtimeWasmBytes();
+    this.runtimeWasm = await this.options.source.runtimeWasmBytes();
     const started: WorkerSlot[] = [];
     try {
-      for (let k = 0; k < workers; k++) started.push(this.startOne(spawnWorker(), runtimeWasm));
-      await Promise.all(started.map((slot) => readyOrTimeout(slot.worker)));
+      for (let k = 0; k < workers; k++) started.push(this.startSlot(spawnWorker));
+      await Promise.all(started.map((slot) => slot.ready));
       return started;
     } catch (error) {
+      this.closing = true; // these workers end here: their exits are no crashes
       for (const slot of started) slot.worker.terminate();
       throw error;
     }
   }
 
-  private startOne(worker: Worker, runtimeWasm: Uint8Array): WorkerSlot {
-    const slot: WorkerSlot = { worker, grammars: new Set(), pending: new Map() };
+  private startSlot(spawnWorker: SpawnWorker): WorkerSlot {
+    const worker = spawnWorker();
+    const slot: WorkerSlot = { worker, ready: readyOrTimeout(worker), grammars: new Set(), pending: new Map() };
+    this.listen(slot, worker);
+    return slot;
+  }
+
+  /** Sends `worker` (the slot's, new or replaced) its hello, and hears its answers and its death. */
+  private listen(slot: WorkerSlot, worker: Worker): void {
+    slot.ready.catch(() => {}); // a replacement nobody waits on yet must not be an unhandled rejection
     worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
       const message = event.data;
       if (message.type === "ready") return;
@@ -237,15 +279,44 @@ export class ParsePool {
       if (message.type !== "failed") pending.resolve(message);
       else pending.reject(message.patternError ? new PatternError(message.message) : new Error(message.message));
     });
-    worker.addEventListener("error", (event) => {
-      const error = new Error(`a parse worker crashed: ${(event as ErrorEvent).message ?? "unknown error"}`);
-      slot.crashed = error.message;
-      this.fallbackReason = `${error.message}; parsing on the main thread from now on`;
-      for (const pending of slot.pending.values()) pending.reject(error);
-      slot.pending.clear();
-    });
-    worker.postMessage({ type: "hello", runtimeWasm: runtimeWasm.slice(), cacheChars: this.options.cacheChars } satisfies ToWorker);
-    return slot;
+    let died = false;
+    const onDeath = (why: string) => {
+      if (died || this.closing || slot.worker !== worker) return;
+      died = true;
+      this.replace(slot, worker, why);
+    };
+    worker.addEventListener("error", (event) => onDeath((event as ErrorEvent).message || "unknown error"));
+    worker.addEventListener("close", () => onDeath("it exited"));
+    worker.postMessage({ type: "hello", runtimeWasm: this.runtimeWasm!.slice(), cacheChars: this.options.cacheChars } satisfies ToWorker);
+  }
+
+  /**
+   * A worker died: the calls it was serving are told (each tries once more, on its replacement), and
+   * a new worker takes its place, its cache empty. After MAX_WORKER_RESTARTS deaths parsing moves
+   * to the main thread for the rest of the run.
+   */
+  private replace(slot: WorkerSlot, dead: Worker, why: string): void {
+    dead.terminate();
+    const restart = this.restarts < MAX_WORKER_RESTARTS && this.options.spawnWorker !== undefined;
+    const error = new WorkerDied(
+      `a parse worker died while searching, twice (last: ${why}); ${restart ? "a new one took its place" : "parsing moves to the main thread"}: call again, or narrow path if it happens again.`,
+    );
+    for (const pending of slot.pending.values()) pending.reject(error);
+    slot.pending.clear();
+    if (!restart) {
+      this.fallbackReason = `parse workers died ${this.restarts + 1} times (last: ${why}); parsing on the main thread from now on`;
+      return;
+    }
+    this.restarts++;
+    try {
+      const worker = this.options.spawnWorker!();
+      slot.worker = worker;
+      slot.ready = readyOrTimeout(worker);
+      slot.grammars = new Set();
+      this.listen(slot, worker);
+    } catch (spawnError) {
+      this.fallbackReason = `a parse worker died and no new one could start (${(spawnError as Error).message}); parsing on the main thread from now on`;
+    }
   }
 }
 
@@ -266,5 +337,5 @@ function readyOrTimeout(worker: Worker): Promise<void> {
 }
 
 function emptyStats(): JobStats {
-  return { candidates: 0, parsed: 0, cached: 0 };
+  return { candidates: 0, parsed: 0, cached: 0, compiled: 0 };
 }

@@ -56,23 +56,19 @@ self.onmessage = (event) => {
       queue = queue.then(() => collectGarbage(true));
       return;
     case "list":
-      // Not queued: listing touches neither the cache nor the parser, and it runs as soon as a
-      // search in progress yields, so one call's walk does not wait for another call's search.
-      try {
-        const { files, oversized } = listScope(message.scope, message.root, message.language);
-        self.postMessage({ type: "listed", id: message.id, files: packFiles(files), oversized });
-      } catch (error) {
-        self.postMessage({ type: "failed", id: message.id, message: (error as Error).message, patternError: false });
-      }
+      // Not queued: listing touches neither the cache nor a tree, and it runs as soon as a search in
+      // progress yields, so one call's walk does not wait for another call's search. Compiling parses
+      // the pattern alone, between two files of such a search.
+      void list(message);
       return;
     case "job":
       queue = queue.then(async () => {
         try {
           const job = { ...message.job, files: unpackFiles(message.job.files) };
-          const { outcomes, stats } = await searcher.run(job, () => cancelled.has(message.id));
-          self.postMessage({ type: "result", id: message.id, outcomes, stats });
+          const { outcomes, stats, pattern } = await searcher.run(job, () => cancelled.has(message.id));
+          self.postMessage({ type: "result", id: message.id, outcomes, stats, pattern });
         } catch (error) {
-          self.postMessage({ type: "failed", id: message.id, message: (error as Error).message, patternError: error instanceof PatternError });
+          self.postMessage(failure(message.id, error));
         } finally {
           cancelled.delete(message.id);
         }
@@ -80,3 +76,18 @@ self.onmessage = (event) => {
       return;
   }
 };
+
+async function list(message: Extract<ToWorker, { type: "list" }>): Promise<void> {
+  try {
+    // First the pattern: one that does not parse makes the walk pointless.
+    const pattern = await searcher.compile(message.language, message.pattern);
+    const { files, oversized } = listScope(message.scope, message.root, message.language);
+    self.postMessage({ type: "listed", id: message.id, files: packFiles(files), oversized, pattern });
+  } catch (error) {
+    self.postMessage(failure(message.id, error));
+  }
+}
+
+function failure(id: number, error: unknown): FromWorker {
+  return { type: "failed", id, message: (error as Error).message, patternError: error instanceof PatternError };
+}

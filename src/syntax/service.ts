@@ -2,16 +2,15 @@
 // keeps staged edits, and forgets cached trees of files written by anyone in the run.
 import { realpathSync, statSync, type Stats } from "node:fs";
 import { availableParallelism } from "node:os";
-import type { Parser } from "web-tree-sitter";
 import { ToolFailure } from "../answer/failure.ts";
+import type { GrammarSource } from "../host/runtime.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
 import { WriteHooks } from "../workspace/write-hooks.ts";
 import { byPath, type FileOutcome, type JobStats } from "./file-search.ts";
-import type { GrammarSource } from "../host/runtime.ts";
-import { GRAMMAR_IDS, GrammarLoader, grammarForPath, isGrammarId } from "./grammars.ts";
+import { GRAMMAR_IDS, grammarForPath, isGrammarId } from "./grammars.ts";
 import { DEFAULT_CACHE_CHARS } from "./parse-cache.ts";
 import { ParsePool, type SpawnWorker } from "./parse-pool.ts";
-import { CompiledPatterns, PatternError, type Pattern } from "./pattern.ts";
+import { PatternError, type Pattern } from "./pattern.ts";
 import { StagedEdits } from "./staged-edits.ts";
 import { fileRef, type SearchScope } from "./walk.ts";
 
@@ -54,16 +53,12 @@ export class SyntaxService {
   readonly edits: StagedEdits;
   /** Runs after every write in this run (resolve, lsp_rename, the harness's write hook). */
   readonly writeHooks = new WriteHooks();
-  private readonly loader: GrammarLoader;
   private readonly pool: ParsePool;
-  private readonly parsers = new Map<string, Promise<Parser>>();
-  private readonly patterns = new CompiledPatterns();
   private readonly maxFileBytes: number;
 
   constructor(options: SyntaxOptions) {
     this.root = realpathSync(options.workdir);
     this.edits = new StagedEdits(this.root);
-    this.loader = new GrammarLoader(options.source);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.pool = new ParsePool({
       source: options.source,
@@ -96,7 +91,6 @@ export class SyntaxService {
     const info = statOrUndefined(scope); // one system call: cheaper here than a trip through the thread pool
     if (!info) throw new ToolFailure(`Nothing exists at ${JSON.stringify(request.path)}. Pass an existing file or directory inside the workspace, or omit path to search it all.`);
     const language = this.languageFor(request, scope, info.isDirectory());
-    const pattern = await this.compile(language, request.pattern);
     let searchScope: SearchScope;
     if (info.isDirectory()) {
       searchScope = { kind: "tree", start: scope, maxFileBytes: this.maxFileBytes };
@@ -115,7 +109,7 @@ export class SyntaxService {
       throw error;
     }
     const outcomes = result.outcomes.sort(byPath);
-    return { language, pattern, outcomes, filesSearched: result.files, oversized: result.oversized, stats: result.stats };
+    return { language, pattern: result.pattern, outcomes, filesSearched: result.files, oversized: result.oversized, stats: result.stats };
   }
 
   /** After a write: cached trees of those files are dropped, then other hooks (diagnostics) run. */
@@ -142,20 +136,6 @@ export class SyntaxService {
       throw new ToolFailure(`No grammar is known for ${JSON.stringify(request.path)} by its extension. Pass language as one of: ${GRAMMAR_IDS.join(", ")}.`);
     }
     return inferred;
-  }
-
-  private async compile(language: string, source: string): Promise<Pattern> {
-    let parser = this.parsers.get(language);
-    if (!parser) {
-      parser = this.loader.parser(language);
-      this.parsers.set(language, parser);
-    }
-    try {
-      return this.patterns.get(language, source, await parser);
-    } catch (error) {
-      if (error instanceof PatternError) throw new ToolFailure(error.message);
-      throw error;
-    }
   }
 }
 

@@ -1,6 +1,7 @@
 // Messages between the parse pool and its workers (structured-clone data only).
 import type { FileOutcome, JobStats, SearchJob } from "./file-search.ts";
 import type { PackedFiles } from "./packed-files.ts";
+import type { Pattern } from "./pattern.ts";
 import type { SearchScope } from "./walk.ts";
 
 /** A search job with its file list packed for the trip. */
@@ -9,8 +10,11 @@ export type PackedJob = Omit<SearchJob, "files"> & { files: PackedFiles };
 export type ToWorker =
   | { type: "hello"; runtimeWasm: Uint8Array; cacheChars: number }
   | { type: "grammar"; id: string; bytes: Uint8Array }
-  /** List a directory scope's files (the walk and its stats stay off the main thread). */
-  | { type: "list"; id: number; scope: SearchScope; root: string; language: string }
+  /**
+   * Compile the pattern, then list a directory scope's files (the walk and its stats stay off the
+   * main thread); the compiled pattern goes with every job of the search.
+   */
+  | { type: "list"; id: number; scope: SearchScope; root: string; language: string; pattern: string }
   | { type: "job"; id: number; job: PackedJob }
   | { type: "invalidate"; paths: string[] }
   | { type: "cancel"; id: number }
@@ -19,6 +23,6 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: "ready" }
-  | { type: "listed"; id: number; files: PackedFiles; oversized: number }
-  | { type: "result"; id: number; outcomes: FileOutcome[]; stats: JobStats }
+  | { type: "listed"; id: number; files: PackedFiles; oversized: number; pattern: Pattern }
+  | { type: "result"; id: number; outcomes: FileOutcome[]; stats: JobStats; pattern: Pattern }
   | { type: "failed"; id: number; message: string; patternError: boolean };

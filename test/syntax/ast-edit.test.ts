@@ -1,12 +1,16 @@
-import { execFileSync } from "node:child_process";
 // ast_edit and resolve through a real run: staging writes nothing, accept is all-or-nothing.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { execFileSync } from "node:child_process";
 import { chmod, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
 import type { RunConfig } from "../../src/config/schema.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { call } from "./call.ts";
+
+// Each test starts a run and its parse workers (or a parser); on a loaded machine, or under
+// nice -n 19, that takes seconds. Speed is measured by bench/ast-grep.ts, not here.
+setDefaultTimeout(30_000);
 
 const PARSER = { resources: { parser: {} } };
 

@@ -1,10 +1,14 @@
 // ast_grep through a real run and the official MCP client: matching, scope, errors, caps.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { call } from "./call.ts";
+
+// Each test starts a run and its parse workers (or a parser); on a loaded machine, or under
+// nice -n 19, that takes seconds. Speed is measured by bench/ast-grep.ts, not here.
+setDefaultTimeout(30_000);
 
 const PARSER = { resources: { parser: {} } };
 

@@ -1,5 +1,5 @@
 // Differential test: sidecar's matcher against the real ast-grep CLI on the same files.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -7,6 +7,10 @@ import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { SyntaxService } from "../../src/syntax/service.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { CONTEXT_CASES, DIFFERENTIAL_CASES, LADDER_ONLY_CASES, type DifferentialCase } from "./differential-cases.ts";
+
+// Each test starts a run and its parse workers (or a parser); on a loaded machine, or under
+// nice -n 19, that takes seconds. Speed is measured by bench/ast-grep.ts, not here.
+setDefaultTimeout(30_000);
 
 const AST_GREP = join(import.meta.dir, "../../node_modules/.bin/ast-grep");
 
