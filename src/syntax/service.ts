@@ -105,7 +105,7 @@ export class SyntaxService {
         request.progress?.({ progress: done, total, message: done === 0 ? `searching ${total} ${language} file(s)` : `${done} of ${total} file(s) searched` }),
       );
     } catch (error) {
-      if (error instanceof PatternError) throw new ToolFailure(error.message);
+      if (error instanceof PatternError) throw new ToolFailure(error.message, { code: "invalid_pattern" });
       throw error;
     }
     const outcomes = result.outcomes.sort(byPath);
@@ -124,7 +124,7 @@ export class SyntaxService {
   private languageFor(request: SearchRequest, scope: string, isDirectory: boolean): string {
     if (request.language !== undefined) {
       if (!isGrammarId(request.language)) {
-        throw new ToolFailure(`There is no grammar ${JSON.stringify(request.language)}. Use one of: ${GRAMMAR_IDS.join(", ")}.`);
+        throw new ToolFailure(`There is no grammar ${JSON.stringify(request.language)}. Use one of: ${GRAMMAR_IDS.join(", ")}.`, { code: "unknown_language" });
       }
       return request.language;
     }
@@ -133,7 +133,9 @@ export class SyntaxService {
     }
     const inferred = grammarForPath(scope);
     if (!inferred) {
-      throw new ToolFailure(`No grammar is known for ${JSON.stringify(request.path)} by its extension. Pass language as one of: ${GRAMMAR_IDS.join(", ")}.`);
+      throw new ToolFailure(`No grammar is known for ${JSON.stringify(request.path)} by its extension. Pass language as one of: ${GRAMMAR_IDS.join(", ")}.`, {
+        code: "unknown_language",
+      });
     }
     return inferred;
   }

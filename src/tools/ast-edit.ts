@@ -41,6 +41,7 @@ export function astEditTool(syntax: SyntaxService) {
         throw new ToolFailure(
           `The rewrite uses ${unbound.map((n) => `$${n}`).join(", ")}, which the pattern does not capture ` +
             `(it captures ${answer.pattern.metavariables.map((n) => `$${n}`).join(", ") || "nothing"}). Use only the pattern's metavariables.`,
+          { code: "invalid_pattern" },
         );
       }
       const notes = skippedNotes(syntax.root, answer, syntax.fallbackReason);
