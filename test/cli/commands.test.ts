@@ -1,7 +1,16 @@
 // The command line a person meets: help per command, a bare `sidecar`, unknown flags and commands refused with what to type instead.
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { COMMANDS, visibleCommands } from "../../src/cli/commands.ts";
 import { runCli } from "./run-cli.ts";
+
+test("every command src/main.ts dispatches is in the command table, and every table entry is dispatched", () => {
+  const main = readFileSync(join(import.meta.dir, "..", "..", "src", "main.ts"), "utf8");
+  const dispatched = [...main.matchAll(/case "([^"]+)":/g)].map((m) => m[1]!).sort();
+  // `help` is answered before the dispatch; everything else must be both parsed and run.
+  expect(dispatched).toEqual(COMMANDS.map((c) => c.name).filter((name) => name !== "help").sort());
+});
 
 describe("help", () => {
   test("a bare `sidecar` prints the overall help on stderr and exits 2", () => {
