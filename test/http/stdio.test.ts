@@ -1,6 +1,7 @@
 // `sidecar serve --stdio`: one MCP session over stdin/stdout, driven by the official SDK's stdio
-// client and by the MCP Inspector's CLI, each starting the real command; progress, cancellation and
-// list_changed with the probe tools on a session attached in-process; end of input ends everything.
+// client starting the real command (the MCP Inspector's CLI: clients-stdio.test.ts); progress,
+// cancellation and list_changed with the probe tools on a session attached in-process; end of input
+// ends everything.
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -16,7 +17,6 @@ import { tempDir } from "../helpers/temp-dir.ts";
 import { allGone, isAlive } from "../workers/helpers.ts";
 
 const SIDECAR = bunPrimitives.selfCommand;
-const ROOT = join(import.meta.dir, "..", "..");
 /** A spawned sidecar boots in seconds; on a loaded machine much longer. */
 const SPAWNED_TEST_MS = 120_000;
 
@@ -181,28 +181,6 @@ describe("a session attached in-process (probe tools)", () => {
     toServer.write('"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\r\n');
     expect((await answers.next()).value).toMatchObject({ id: 2, result: { serverInfo: { name: "sidecar" } } });
   });
-});
-
-describe("the MCP Inspector's CLI (@modelcontextprotocol/inspector 0.21)", () => {
-  test(
-    "starts serve --stdio, lists the tools and calls one",
-    async () => {
-      await using dir = await tempDir();
-      await Bun.write(join(dir.path, "app.py"), "print('hi')\n");
-      const inspector = async (...args: string[]) => {
-        const child = Bun.spawn(["node", join(ROOT, "node_modules", ".bin", "mcp-inspector"), "--cli", ...SIDECAR, "serve", "--stdio", "--workdir", dir.path, ...args], { stdout: "pipe", stderr: "pipe" });
-        const [code, out, err] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()]);
-        if (code !== 0) throw new Error(`the inspector exited with ${code}: ${err}`);
-        return JSON.parse(out);
-      };
-      const listed = await inspector("--method", "tools/list");
-      expect(listed.tools.map((tool: { name: string }) => tool.name)).toContain("ast_grep");
-      const called = await inspector("--method", "tools/call", "--tool-name", "ast_grep", "--tool-arg", "pattern=print($A)", "--tool-arg", "language=python");
-      expect(called.isError).toBeFalsy();
-      expect(called.content[0].text).toContain("app.py:1");
-    },
-    SPAWNED_TEST_MS,
-  );
 });
 
 /** The JSON lines of a stream, as they arrive. */
