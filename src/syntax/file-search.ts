@@ -12,6 +12,8 @@ export interface FileRef {
   path: string;
   size: number;
   mtimeMs: number;
+  /** The grammar the file is parsed with, when the search spans several. */
+  language?: string;
 }
 
 export interface SearchJob {

@@ -7,6 +7,8 @@ export interface PackedFiles {
   paths: string;
   sizes: Float64Array;
   mtimes: Float64Array;
+  /** Each file's language, joined by NUL ("" where none was set). */
+  languages: string;
 }
 
 export function packFiles(files: readonly FileRef[]): PackedFiles {
@@ -16,10 +18,11 @@ export function packFiles(files: readonly FileRef[]): PackedFiles {
     sizes[k] = file.size;
     mtimes[k] = file.mtimeMs;
   });
-  return { paths: files.map((f) => f.path).join("\0"), sizes, mtimes };
+  return { paths: files.map((f) => f.path).join("\0"), sizes, mtimes, languages: files.map((f) => f.language ?? "").join("\0") };
 }
 
 export function unpackFiles(packed: PackedFiles): FileRef[] {
   if (packed.sizes.length === 0) return [];
-  return packed.paths.split("\0").map((path, k) => ({ path, size: packed.sizes[k]!, mtimeMs: packed.mtimes[k]! }));
+  const languages = packed.languages.split("\0");
+  return packed.paths.split("\0").map((path, k) => ({ path, size: packed.sizes[k]!, mtimeMs: packed.mtimes[k]!, ...(languages[k] ? { language: languages[k] } : {}) }));
 }

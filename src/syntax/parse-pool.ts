@@ -26,15 +26,20 @@ export type SpawnWorker = () => Worker;
 class WorkerDied extends Error {}
 
 /** A search over a scope the pool lists itself (a directory is walked in a worker). */
-export interface ScopedJob extends Omit<SearchJob, "files" | "compiled"> {
+export interface ScopedJob extends Omit<SearchJob, "files" | "compiled" | "language"> {
   scope: SearchScope;
+  /** Undefined: every file with a grammar, each in its language (a directory scope). */
+  language: string | undefined;
 }
 
 export interface PoolAnswer {
   outcomes: FileOutcome[];
   stats: JobStats;
-  /** The pattern as compiled (once) for this search. */
-  pattern: Pattern;
+  /** The pattern as compiled (once) for this search, in its first language; none when no file was found to search. */
+  pattern: Pattern | undefined;
+  /** The languages searched, and those skipped because the pattern does not parse there (with their file counts). */
+  languages: string[];
+  unparsed: Array<{ language: string; files: number }>;
   /** Files searched. */
   files: number;
   /** Files left out for size. */
@@ -87,49 +92,94 @@ export class ParsePool {
   }
 
   private async runOnce(job: ScopedJob, signal: AbortSignal | undefined, progress: (done: number, total: number) => void): Promise<PoolAnswer> {
-    const { scope, ...search } = job;
+    const { scope, language, ...search } = job;
     const slots = await this.startWorkers();
-    if (slots.length === 0 || this.fallbackReason !== undefined) {
-      const searcher = this.searcher();
-      const pattern = await searcher.compile(job.language, job.pattern);
-      const { files, oversized } = listScope(scope, job.root, job.language);
-      progress(0, files.length);
-      const result = await searcher.run({ ...search, files, compiled: pattern }, () => signal?.aborted === true);
-      progress(files.length, files.length);
-      return { ...result, stats: { ...result.stats, compiled: 1 }, files: files.length, oversized };
-    }
+    if (slots.length === 0 || this.fallbackReason !== undefined) return this.runInThread(job, signal, progress);
     let files: FileRef[];
     let oversized = 0;
-    let compiled: Pattern | undefined;
-    if (scope.kind === "tree") {
-      const slot = slots[this.nextJob % slots.length]!;
-      const answer = await this.send(slot, { type: "list", id: this.nextJob++, scope, root: job.root, language: job.language, pattern: job.pattern }, signal);
+    const patterns = new Map<string, Pattern>();
+    let failures: Record<string, string> = {};
+    const lister = slots[this.nextJob % slots.length]!;
+    if (scope.kind === "files") files = scope.files;
+    else if (language !== undefined) {
+      const answer = await this.send(lister, { type: "list", id: this.nextJob++, scope, root: job.root, language, pattern: job.pattern }, signal);
       if (answer.type !== "listed") throw new Error(`a parse worker answered a listing with ${answer.type}`);
-      files = unpackFiles(answer.files);
-      oversized = answer.oversized;
-      compiled = answer.pattern;
-    } else files = scope.files;
+      ({ files, oversized } = { files: unpackFiles(answer.files), oversized: answer.oversized });
+      patterns.set(language, answer.pattern!);
+    } else {
+      const listed = await this.send(lister, { type: "list-all", id: this.nextJob++, scope, root: job.root }, signal);
+      if (listed.type !== "listed") throw new Error(`a parse worker answered a listing with ${listed.type}`);
+      ({ files, oversized } = { files: unpackFiles(listed.files), oversized: listed.oversized });
+      const present = [...new Set(files.map((f) => f.language!))].sort();
+      if (present.length > 0) {
+        const compiled = await this.send(lister, { type: "compile", id: this.nextJob++, languages: present, pattern: job.pattern }, signal);
+        if (compiled.type !== "compiled") throw new Error(`a parse worker answered a compile with ${compiled.type}`);
+        for (const [id, pattern] of Object.entries(compiled.patterns)) patterns.set(id, pattern);
+        failures = compiled.failures;
+      }
+    }
+    const skipped = skippedLanguages(files, failures, job.pattern);
+    files = files.filter((f) => !(f.language! in failures));
     let done = 0;
     progress(0, files.length);
-    const shares = this.share(files, slots.length);
-    // Without a listing the pattern is compiled by a job: the first worker gets one, even with no file.
-    const busy = slots.map((slot, k) => [slot, shares[k]!] as const).filter(([, share], k) => share.length > 0 || (!compiled && k === 0));
+    const jobs: Array<{ slot: WorkerSlot; language: string; share: FileRef[] }> = [];
+    for (const [lang, ofLanguage] of byLanguage(files, language)) {
+      const shares = this.share(ofLanguage, slots.length);
+      // Without a listing the pattern is compiled by a job: the first worker gets one, even with no file.
+      shares.forEach((share, k) => {
+        if (share.length > 0 || (!patterns.has(lang) && k === 0)) jobs.push({ slot: slots[k]!, language: lang, share });
+      });
+    }
     const results = await Promise.all(
-      busy.map(async ([slot, share]) => {
-        const answer = await this.send(slot, { type: "job", id: this.nextJob++, job: { ...search, compiled, files: packFiles(share) } }, signal);
+      jobs.map(async ({ slot, language: lang, share }) => {
+        const answer = await this.send(slot, { type: "job", id: this.nextJob++, job: { ...search, language: lang, compiled: patterns.get(lang), files: packFiles(share) } }, signal);
         if (answer.type !== "result") throw new Error(`a parse worker answered a search with ${answer.type}`);
         progress((done += share.length), files.length);
+        if (!patterns.has(lang)) patterns.set(lang, answer.pattern);
         return answer;
       }),
     );
-    const stats = { ...emptyStats(), compiled: compiled ? 1 : 0 };
+    const stats = { ...emptyStats(), compiled: scope.kind === "tree" ? patterns.size + skipped.length : 0 };
     for (const r of results) {
       stats.candidates += r.stats.candidates;
       stats.parsed += r.stats.parsed;
       stats.cached += r.stats.cached;
       stats.compiled += r.stats.compiled;
     }
-    return { outcomes: results.flatMap((r) => r.outcomes), stats, pattern: compiled ?? results[0]!.pattern, files: files.length, oversized };
+    const languages = [...patterns.keys()].sort();
+    return { outcomes: results.flatMap((r) => r.outcomes), stats, pattern: languages.length > 0 ? patterns.get(languages[0]!) : undefined, languages, unparsed: skipped, files: files.length, oversized };
+  }
+
+  /** Without workers: the same steps on this thread. */
+  private async runInThread(job: ScopedJob, signal: AbortSignal | undefined, progress: (done: number, total: number) => void): Promise<PoolAnswer> {
+    const { scope, language, ...search } = job;
+    const searcher = this.searcher();
+    const listed = listScope(scope, job.root, language);
+    const patterns = new Map<string, Pattern>();
+    const failures: Record<string, string> = {};
+    for (const lang of language !== undefined ? [language] : [...new Set(listed.files.map((f) => f.language!))].sort()) {
+      try {
+        patterns.set(lang, await searcher.compile(lang, job.pattern));
+      } catch (error) {
+        if (!(error instanceof PatternError) || language !== undefined) throw error;
+        failures[lang] = error.message;
+      }
+    }
+    const skipped = skippedLanguages(listed.files, failures, job.pattern);
+    const files = listed.files.filter((f) => !(f.language! in failures));
+    progress(0, files.length);
+    const outcomes: FileOutcome[] = [];
+    const stats = { ...emptyStats(), compiled: patterns.size + skipped.length };
+    for (const [lang, ofLanguage] of byLanguage(files, language)) {
+      const result = await searcher.run({ ...search, language: lang, files: ofLanguage, compiled: patterns.get(lang) }, () => signal?.aborted === true);
+      outcomes.push(...result.outcomes);
+      stats.candidates += result.stats.candidates;
+      stats.parsed += result.stats.parsed;
+      stats.cached += result.stats.cached;
+    }
+    progress(files.length, files.length);
+    const languages = [...patterns.keys()].sort();
+    return { outcomes, stats, pattern: languages.length > 0 ? patterns.get(languages[0]!) : undefined, languages, unparsed: skipped, files: files.length, oversized: listed.oversized };
   }
 
   /**
@@ -204,10 +254,11 @@ export class ParsePool {
    * settles the call at once: the caller is not kept waiting on a worker deep in a walk or a parse
    * (its late answer finds nothing pending and is dropped).
    */
-  private async send(slot: WorkerSlot, message: Extract<ToWorker, { type: "list" | "job" }>, signal?: AbortSignal): Promise<FromWorker> {
+  private async send(slot: WorkerSlot, message: Extract<ToWorker, { type: "list" | "list-all" | "compile" | "job" }>, signal?: AbortSignal): Promise<FromWorker> {
     await slot.ready;
-    const language = message.type === "job" ? message.job.language : message.language;
-    if (!slot.grammars.has(language)) {
+    const needed = message.type === "job" ? [message.job.language] : message.type === "list" ? [message.language] : message.type === "compile" ? message.languages : [];
+    for (const language of needed) {
+      if (slot.grammars.has(language)) continue;
       const bytes = await this.options.source.grammarBytes(language);
       slot.worker.postMessage({ type: "grammar", id: language, bytes } satisfies ToWorker);
       slot.grammars.add(language);
@@ -334,6 +385,35 @@ function readyOrTimeout(worker: Worker): Promise<void> {
       reject(new Error((event as ErrorEvent).message || "the worker failed to load"));
     });
   });
+}
+
+/** Files by language, in language order; `language` stands for all of them when the search has one. */
+function byLanguage(files: FileRef[], language: string | undefined): Map<string, FileRef[]> {
+  const groups = new Map<string, FileRef[]>();
+  if (language !== undefined) return groups.set(language, files);
+  for (const file of files) {
+    const group = groups.get(file.language!);
+    if (group) group.push(file);
+    else groups.set(file.language!, [file]);
+  }
+  return new Map([...groups].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/**
+ * The languages whose files are left out because the pattern does not parse there. When it parses
+ * in none of the languages present, the search is an error, not an empty answer.
+ */
+function skippedLanguages(files: FileRef[], failures: Record<string, string>, source: string): Array<{ language: string; files: number }> {
+  const failed = Object.keys(failures).sort();
+  if (failed.length === 0) return [];
+  const counts = failed.map((language) => ({ language, files: files.filter((f) => f.language === language).length }));
+  if (failed.length === new Set(files.map((f) => f.language)).size) {
+    throw new PatternError(
+      `The pattern ${JSON.stringify(source.trim())} does not parse in any language of the files searched (${failed.join(", ")}). ` +
+        `Pass language to see where its parse broke in one of them; write a complete expression, statement or declaration, using $NAME for one node and $$$NAME for a run of nodes.`,
+    );
+  }
+  return counts;
 }
 
 function emptyStats(): JobStats {

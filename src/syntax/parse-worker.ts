@@ -6,7 +6,7 @@ import { GrammarLoader } from "./grammars.ts";
 import { FileSearcher } from "./file-search.ts";
 import { ParseCache } from "./parse-cache.ts";
 import { packFiles, unpackFiles } from "./packed-files.ts";
-import { PatternError } from "./pattern.ts";
+import { PatternError, type Pattern } from "./pattern.ts";
 import { listScope } from "./walk.ts";
 import type { FromWorker, ToWorker } from "./worker-protocol.ts";
 
@@ -55,6 +55,17 @@ self.onmessage = (event) => {
     case "collect":
       queue = queue.then(() => collectGarbage(true));
       return;
+    case "list-all":
+      try {
+        const { files, oversized } = listScope(message.scope, message.root, undefined);
+        self.postMessage({ type: "listed", id: message.id, files: packFiles(files), oversized });
+      } catch (error) {
+        self.postMessage(failure(message.id, error));
+      }
+      return;
+    case "compile":
+      void compileEach(message);
+      return;
     case "list":
       // Not queued: listing touches neither the cache nor a tree, and it runs as soon as a search in
       // progress yields, so one call's walk does not wait for another call's search. Compiling parses
@@ -86,6 +97,20 @@ async function list(message: Extract<ToWorker, { type: "list" }>): Promise<void>
   } catch (error) {
     self.postMessage(failure(message.id, error));
   }
+}
+
+async function compileEach(message: Extract<ToWorker, { type: "compile" }>): Promise<void> {
+  const patterns: Record<string, Pattern> = {};
+  const failures: Record<string, string> = {};
+  for (const language of message.languages) {
+    try {
+      patterns[language] = await searcher.compile(language, message.pattern);
+    } catch (error) {
+      if (!(error instanceof PatternError)) return void self.postMessage(failure(message.id, error));
+      failures[language] = error.message;
+    }
+  }
+  self.postMessage({ type: "compiled", id: message.id, patterns, failures });
 }
 
 function failure(id: number, error: unknown): FromWorker {

@@ -39,8 +39,13 @@ export interface SearchRequest {
 }
 
 export interface SearchAnswer {
+  /** The language given or inferred, or the languages searched ("python, go") when none was. */
   language: string;
-  pattern: Pattern;
+  /** Undefined only when a search of every language found no file with a grammar. */
+  pattern: Pattern | undefined;
+  /** Searches of every language: the languages searched, and those left out because the pattern does not parse there. */
+  languages: string[];
+  unparsed: Array<{ language: string; files: number }>;
   /** Files matched, sorted by path; each file's matches in position order. */
   outcomes: FileOutcome[];
   filesSearched: number;
@@ -102,14 +107,15 @@ export class SyntaxService {
     let result;
     try {
       result = await this.pool.run({ root: this.root, language, pattern: request.pattern, scope: searchScope, rewrite: request.rewrite, maxRecords: request.maxRecords }, request.signal, (done, total) =>
-        request.progress?.({ progress: done, total, message: done === 0 ? `searching ${total} ${language} file(s)` : `${done} of ${total} file(s) searched` }),
+        request.progress?.({ progress: done, total, message: done === 0 ? `searching ${total} ${language ?? ""}${language ? " " : ""}file(s)` : `${done} of ${total} file(s) searched` }),
       );
     } catch (error) {
       if (error instanceof PatternError) throw new ToolFailure(error.message, { code: "invalid_pattern" });
       throw error;
     }
     const outcomes = result.outcomes.sort(byPath);
-    return { language, pattern: result.pattern, outcomes, filesSearched: result.files, oversized: result.oversized, stats: result.stats };
+    const languageNames = language ?? (result.languages.length > 0 ? result.languages.join(", ") : "no");
+    return { language: languageNames, pattern: result.pattern, languages: result.languages, unparsed: result.unparsed, outcomes, filesSearched: result.files, oversized: result.oversized, stats: result.stats };
   }
 
   /** After a write: cached trees of those files are dropped, then other hooks (diagnostics) run. */
@@ -121,16 +127,15 @@ export class SyntaxService {
     return this.pool.close();
   }
 
-  private languageFor(request: SearchRequest, scope: string, isDirectory: boolean): string {
+  /** The request's language, the file's by its extension, or undefined: a directory searched in every language. */
+  private languageFor(request: SearchRequest, scope: string, isDirectory: boolean): string | undefined {
     if (request.language !== undefined) {
       if (!isGrammarId(request.language)) {
         throw new ToolFailure(`There is no grammar ${JSON.stringify(request.language)}. Use one of: ${GRAMMAR_IDS.join(", ")}.`, { code: "unknown_language" });
       }
       return request.language;
     }
-    if (isDirectory) {
-      throw new ToolFailure(`Searching a directory needs a language. Pass language as one of: ${GRAMMAR_IDS.join(", ")}.`);
-    }
+    if (isDirectory) return undefined;
     const inferred = grammarForPath(scope);
     if (!inferred) {
       throw new ToolFailure(`No grammar is known for ${JSON.stringify(request.path)} by its extension. Pass language as one of: ${GRAMMAR_IDS.join(", ")}.`, {

@@ -29,10 +29,16 @@ export interface WalkResult {
 
 const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
 
-/** The scope's files of one language under the real workdir `root`, sorted by path. */
-export function listScope(scope: SearchScope, root: string, language: string): WalkResult {
+/**
+ * The scope's files of one language (of every language with a grammar when `language` is
+ * undefined) under the real workdir `root`, sorted by path, each with its language.
+ */
+export function listScope(scope: SearchScope, root: string, language: string | undefined): WalkResult {
   if (scope.kind === "files") return { files: scope.files, oversized: 0 };
-  return walkFiles(scope.start, { root, accept: (name) => grammarForPath(name) === language, maxFileBytes: scope.maxFileBytes });
+  const accept = language === undefined ? (name: string) => grammarForPath(name) !== undefined : (name: string) => grammarForPath(name) === language;
+  const result = walkFiles(scope.start, { root, accept, maxFileBytes: scope.maxFileBytes });
+  for (const file of result.files) file.language = language ?? grammarForPath(file.path);
+  return result;
 }
 
 export function walkFiles(start: string, options: WalkOptions): WalkResult {

@@ -15,6 +15,10 @@ export type ToWorker =
    * main thread); the compiled pattern goes with every job of the search.
    */
   | { type: "list"; id: number; scope: SearchScope; root: string; language: string; pattern: string }
+  /** List a directory's files of every language with a grammar; the pattern is compiled after, per language present. */
+  | { type: "list-all"; id: number; scope: SearchScope; root: string }
+  /** Compile the pattern for each language (their grammars were sent before). */
+  | { type: "compile"; id: number; languages: string[]; pattern: string }
   | { type: "job"; id: number; job: PackedJob }
   | { type: "invalidate"; paths: string[] }
   | { type: "cancel"; id: number }
@@ -23,6 +27,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: "ready" }
-  | { type: "listed"; id: number; files: PackedFiles; oversized: number; pattern: Pattern }
+  | { type: "listed"; id: number; files: PackedFiles; oversized: number; pattern?: Pattern }
+  /** Per language, the compiled pattern or why the pattern does not parse there. */
+  | { type: "compiled"; id: number; patterns: Record<string, Pattern>; failures: Record<string, string> }
   | { type: "result"; id: number; outcomes: FileOutcome[]; stats: JobStats; pattern: Pattern }
   | { type: "failed"; id: number; message: string; patternError: boolean };

@@ -36,11 +36,12 @@ export function astEditTool(syntax: SyntaxService) {
     }),
     async run(input, ctx) {
       const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, rewrite: input.rewrite, signal: ctx.signal, progress: ctx.progress });
-      const unbound = unboundInTemplate(input.rewrite, answer.pattern.metavariables);
+      const bound = answer.pattern?.metavariables ?? [];
+      const unbound = answer.pattern ? unboundInTemplate(input.rewrite, bound) : [];
       if (unbound.length > 0) {
         throw new ToolFailure(
           `The rewrite uses ${unbound.map((n) => `$${n}`).join(", ")}, which the pattern does not capture ` +
-            `(it captures ${answer.pattern.metavariables.map((n) => `$${n}`).join(", ") || "nothing"}). Use only the pattern's metavariables.`,
+            `(it captures ${bound.map((n) => `$${n}`).join(", ") || "nothing"}). Use only the pattern's metavariables.`,
           { code: "invalid_pattern" },
         );
       }

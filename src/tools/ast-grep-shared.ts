@@ -48,8 +48,15 @@ export function skippedNotes(root: string, answer: SearchAnswer, fallbackReason?
     const named = broken.slice(0, BROKEN_FILES_NAMED).map((o) => `${relativeToWorkdir(root, o.path)} (${o.parseErrors})`);
     const more = broken.length > BROKEN_FILES_NAMED ? ` and ${broken.length - BROKEN_FILES_NAMED} more` : "";
     notes.push(
-      `${broken.length} searched file(s) have syntax the ${answer.language} grammar could not parse, so matches inside those parts may be missing ` +
+      `${broken.length} searched file(s) have syntax ${answer.languages.length > 1 ? "their" : `the ${answer.language}`} grammar could not parse, so matches inside those parts may be missing ` +
         `(error nodes per file): ${named.join(", ")}${more}`,
+    );
+  }
+  if (answer.unparsed.length > 0) {
+    const files = answer.unparsed.reduce((n, u) => n + u.files, 0);
+    notes.push(
+      `the pattern does not parse as ${answer.unparsed.map((u) => `${u.language} (${u.files} file(s))`).join(", ")}, so those ${files} file(s) were not searched; ` +
+        `searched as ${answer.languages.join(", ")}. Pass language to search one language, and to see where the pattern's parse broke in it`,
     );
   }
   if (answer.oversized > 0) notes.push(`${answer.oversized} file(s) over the size limit were not searched`);

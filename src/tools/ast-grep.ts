@@ -42,14 +42,16 @@ export function astGrepTool(syntax: SyntaxService) {
       const notes = skippedNotes(syntax.root, answer, syntax.fallbackReason);
       const summary =
         total === 0
-          ? `No match for the ${answer.language} pattern (parsed as ${answer.pattern.context}) in ${answer.filesSearched} file(s).`
+          ? answer.pattern
+            ? `No match for the ${answer.language} pattern (parsed as ${answer.pattern.context}) in ${answer.filesSearched} file(s).`
+            : "No file with a known grammar to search here."
           : `${total} match(es) in ${filesMatched} file(s) of ${answer.filesSearched} searched${capped.note ? ` (${capped.note}; raise max_results or narrow path)` : ""}.`;
       const text = [summary, ...capped.items.map(formatMatch), ...notes.map((n) => `note: ${n}`)].join("\n");
       return {
         text,
         data: {
           language: answer.language,
-          context: answer.pattern.context,
+          context: answer.pattern?.context ?? "",
           matches: capped.items,
           total,
           shown: capped.shown,

@@ -143,19 +143,50 @@ describe("ast_grep matches by syntax", () => {
     expect(r.text).toContain("expression");
   });
 
-  test("language: inferred from a file, required for a directory, checked against the grammars", async () => {
+  test("language: inferred from a file, checked against the grammars", async () => {
     await using dir = await tempDir();
     await dir.write({ "src/a.rs": "fn main() { foo(1); }\n" });
     await using t = await startTestRun(dir.path, PARSER);
     const client = await t.client();
     expect((await call(client, "ast_grep", { pattern: "foo($A)", path: "src/a.rs" })).data.total).toBe(1);
-    const noLanguage = await call(client, "ast_grep", { pattern: "foo($A)", path: "src" });
-    expect(noLanguage.isError).toBe(true);
-    expect(noLanguage.text).toContain("needs a language");
-    expect(noLanguage.text).toContain("rust");
     const unknown = await call(client, "ast_grep", { pattern: "foo($A)", language: "cobol" });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain("dart");
+  });
+
+  describe.each([
+    ["parse workers", {}],
+    ["the main thread", { workers: 0 }],
+  ])("without language, a directory is searched in every language the pattern parses in (%s)", (_where, parser) => {
+    test("each file in its own grammar; languages where the pattern does not parse are named in notes", async () => {
+      await using dir = await tempDir();
+      await dir.write({
+        "web/app.js": "console.log(a, b);\nconst s = 'console.log(x)';\n",
+        "web/types.ts": "console.log(x as number);\n",
+        "tool/run.py": "console.log(1)\n",
+        "lib/main.dart": "void f() {\n  console.log(2);\n}\n",
+        "util.go": "package main\nfunc f() { console.log(3) }\n",
+        "README.md": "console.log(a) in prose\n",
+      });
+      await using t = await startTestRun(dir.path, { resources: { parser } });
+      const r = await call(await t.client(), "ast_grep", { pattern: "console.log($$$A)" });
+      expect(r.isError).toBe(false);
+      const matches = (r.data.matches as Array<{ path: string; text: string }>).map((m) => `${m.path} ${m.text}`);
+      expect(matches).toEqual(["lib/main.dart console.log(2)", "tool/run.py console.log(1)", "util.go console.log(3)", "web/app.js console.log(a, b)", "web/types.ts console.log(x as number)"]);
+      expect(r.data.language).toBe("dart, go, javascript, python, typescript");
+      expect(r.data.files_searched).toBe(5);
+      expect(r.data.notes).toEqual([]);
+      // `if $E != nil { $$$B }` is Go alone: the other languages are named, with their file counts, not searched in silence.
+      const go = await call(await t.client(), "ast_grep", { pattern: "if $E != nil { $$$B }" });
+      expect(go.isError).toBe(false);
+      expect(go.data.language).toBe("go");
+      expect(go.data.notes).toEqual([
+        "the pattern does not parse as dart (1 file(s)), javascript (1 file(s)), python (1 file(s)), typescript (1 file(s)), so those 4 file(s) were not searched; searched as go. Pass language to search one language, and to see where the pattern's parse broke in it",
+      ]);
+      const none = await call(await t.client(), "ast_grep", { pattern: "console.log(" });
+      expect(none.isError).toBe(true);
+      expect(none.text).toContain("does not parse in any language of the files searched (dart, go, javascript, python, typescript)");
+    });
   });
 
   test("a path outside the workdir is refused", async () => {

@@ -30,7 +30,7 @@ describe("the pattern is compiled once per search", () => {
     try {
       const answer = await syntax.search({ pattern: "foo($A)", language: "javascript", path });
       expect(answer.outcomes).toHaveLength(path ? 1 : 40);
-      expect(answer.pattern.context).toBe("statement");
+      expect(answer.pattern?.context).toBe("statement");
       expect(answer.stats.compiled).toBe(1);
     } finally {
       await syntax.close();
