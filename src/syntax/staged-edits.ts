@@ -5,6 +5,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { ToolFailure } from "../answer/failure.ts";
 import { AtomicWriteError, FolderSwapped, writeFilesAtomically } from "../workspace/atomic-write.ts";
 import { NoLongerInside, readFileInsideAsync } from "../workspace/paths.ts";
+import { shownPath } from "../workspace/shown-path.ts";
 
 export interface StagedFile {
   path: string;
@@ -109,7 +110,7 @@ export class StagedEdits {
     if (changed.length > 0) {
       this.settle(edit, "rejected");
       throw new ToolFailure(
-        `Edit ${id} was rejected and nothing was written: ${changed.length} file(s) changed since it was staged (${changed.join(", ")}). ` +
+        `Edit ${id} was rejected and nothing was written: ${changed.length} file(s) changed since it was staged (${changed.map(shownPath).join(", ")}). ` +
           "Run ast_edit again to stage the rewrite against the current content.",
         { code: "file_changed", changed },
       );
@@ -159,7 +160,7 @@ export class StagedEdits {
   private rejectedAsMoved(edit: StagedEdit, moved: string[]): ToolFailure {
     this.settle(edit, "rejected");
     return new ToolFailure(
-      `Edit ${edit.id} was rejected and nothing was written: ${moved.join(", ")} no longer lead(s) to the file that was staged (it or a folder on the way was replaced by a symlink). ` +
+      `Edit ${edit.id} was rejected and nothing was written: ${moved.map(shownPath).join(", ")} no longer lead(s) to the file that was staged (it or a folder on the way was replaced by a symlink). ` +
         "Run ast_edit again to stage the rewrite against the current tree.",
       { moved },
     );

@@ -8,6 +8,7 @@ import type { SyntaxService } from "../syntax/service.ts";
 import { contentHash, type StagedFile } from "../syntax/staged-edits.ts";
 import { unifiedDiff } from "../syntax/unified-diff.ts";
 import { relativeToWorkdir } from "../workspace/paths.ts";
+import { shownPath } from "../workspace/shown-path.ts";
 import description from "./ast-edit.txt" with { type: "text" };
 import { languageArg, pathArg, patternArg, skippedNotes } from "./ast-grep-shared.ts";
 
@@ -50,7 +51,7 @@ export function astEditTool(syntax: SyntaxService) {
         const words = outcome.rewrite?.overwritten ?? [];
         if (words.length === 0) continue;
         notes.push(
-          `${relativeToWorkdir(syntax.root, outcome.path)}: the rewrite replaces ${capList(words, 5).items.join(", ")}${words.length > 5 ? ` and ${words.length - 5} more` : ""}, ` +
+          `${shownPath(relativeToWorkdir(syntax.root, outcome.path))}: the rewrite replaces ${capList(words, 5).items.join(", ")}${words.length > 5 ? ` and ${words.length - 5} more` : ""}, ` +
             "which the pattern does not mention (matching skips such keywords, as ast-grep does); check the diff, and name them in the pattern and the rewrite to keep them",
         );
       }
@@ -74,7 +75,7 @@ export function astEditTool(syntax: SyntaxService) {
       const id = syntax.edits.stage(staged, ctx.surface);
       const total = staged.reduce((n, f) => n + f.replacements, 0);
       const shownFiles = capList(changed, DIFF_FILES_SHOWN);
-      const diff = capText(shownFiles.items.map((o) => unifiedDiff(relativeToWorkdir(syntax.root, o.path), o.rewrite!.original, o.rewrite!.replacements)).join("\n"), DIFF_BYTES);
+      const diff = capText(shownFiles.items.map((o) => unifiedDiff(shownPath(relativeToWorkdir(syntax.root, o.path)), o.rewrite!.original, o.rewrite!.replacements)).join("\n"), DIFF_BYTES);
       const header =
         `(proposed) ${total} replacement(s) in ${staged.length} file(s); nothing is written yet. ` +
         `Call resolve with edit_id "${id}" and action "accept" to write, or "discard".` +

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import type { MatchRecord } from "../syntax/file-search.ts";
 import type { SearchAnswer } from "../syntax/service.ts";
 import { relativeToWorkdir } from "../workspace/paths.ts";
+import { shownPath } from "../workspace/shown-path.ts";
 
 export const patternArg = v.pipe(
   v.string("expected a code fragment such as `foo($A)`"),
@@ -32,7 +33,7 @@ export function matchesOf(root: string, answer: SearchAnswer): MatchOut[] {
 }
 
 export function formatMatch(match: MatchOut): string {
-  const head = `${match.path}:${match.start.line}:${match.start.column}-${match.end.line}:${match.end.column}`;
+  const head = `${shownPath(match.path)}:${match.start.line}:${match.start.column}-${match.end.line}:${match.end.column}`;
   const body = match.text.split("\n").map((line) => `  ${line}`).join("\n");
   const names = Object.entries(match.bindings).map(([name, value]) => `  $${name} = ${value.split("\n")[0]}${value.includes("\n") ? " …" : ""}`);
   return [head, body, ...names].join("\n");
@@ -42,10 +43,10 @@ export function formatMatch(match: MatchOut): string {
 const BROKEN_FILES_NAMED = 10;
 
 export function skippedNotes(root: string, answer: SearchAnswer, fallbackReason?: string): string[] {
-  const notes = answer.outcomes.filter((o) => o.skipped).map((o) => `${relativeToWorkdir(root, o.path)}: ${o.skipped}`);
+  const notes = answer.outcomes.filter((o) => o.skipped).map((o) => `${shownPath(relativeToWorkdir(root, o.path))}: ${o.skipped}`);
   const broken = answer.outcomes.filter((o) => o.parseErrors).sort((a, b) => b.parseErrors! - a.parseErrors!);
   if (broken.length > 0) {
-    const named = broken.slice(0, BROKEN_FILES_NAMED).map((o) => `${relativeToWorkdir(root, o.path)} (${o.parseErrors})`);
+    const named = broken.slice(0, BROKEN_FILES_NAMED).map((o) => `${shownPath(relativeToWorkdir(root, o.path))} (${o.parseErrors})`);
     const more = broken.length > BROKEN_FILES_NAMED ? ` and ${broken.length - BROKEN_FILES_NAMED} more` : "";
     notes.push(
       `${broken.length} searched file(s) have syntax ${answer.languages.length > 1 ? "their" : `the ${answer.language}`} grammar could not parse, so matches inside those parts may be missing ` +

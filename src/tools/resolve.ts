@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { defineTool } from "../tool/define.ts";
 import type { SyntaxService } from "../syntax/service.ts";
+import { shownPath } from "../workspace/shown-path.ts";
 import description from "./resolve.txt" with { type: "text" };
 
 export function resolveTool(syntax: SyntaxService) {
@@ -29,7 +30,7 @@ export function resolveTool(syntax: SyntaxService) {
       const files = accepted.files.map((f) => ({ path: f.rel, replacements: f.replacements }));
       const text = [
         `Accepted ${input.edit_id}: wrote ${files.length} file(s).`,
-        ...files.map((f) => `  ${f.path} (${f.replacements} replacement(s))`),
+        ...files.map((f) => `  ${shownPath(f.path)} (${f.replacements} replacement(s))`),
         ...accepted.notes,
       ].join("\n");
       return { text, data: { edit_id: input.edit_id, action: "accept", files, notes: accepted.notes } };
