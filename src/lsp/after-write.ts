@@ -10,6 +10,7 @@ import { closeDocument, refreshOpenDocuments, syncDocument, type SyncedDocument 
 import type { DiagnosticLedger } from "./ledger.ts";
 import { diagnosticRow, isErrorOrWarning, pathOfUri, SourceLines, type DiagnosticRow } from "./present.ts";
 import { ServerDown, type LanguageServerSupervisor, type ServerHandle } from "./supervisor.ts";
+import { shownPath } from "../workspace/shown-path.ts";
 
 export interface FileOutcome {
   path: string;
@@ -162,8 +163,8 @@ export function describeWriteOutcome(outcome: WriteOutcome): string {
   if (outcome.new.length) {
     lines.push(`${outcome.new.length} new diagnostic${outcome.new.length === 1 ? "" : "s"} after this write:`);
     // A message's own later lines (clangd's and pyright's notes) stay indented under it.
-    for (const d of outcome.new) lines.push(`  ${d.path}:${d.line}: ${d.severity}${d.code ? ` ${d.code}` : ""}: ${d.message.replace(/\n/g, "\n    ")}`);
+    for (const d of outcome.new) lines.push(`  ${shownPath(d.path)}:${d.line}: ${d.severity}${d.code ? ` ${d.code}` : ""}: ${d.message.replace(/\n/g, "\n    ")}`);
   }
-  for (const f of outcome.files) if (f.status !== "fresh") lines.push(`${f.path}: diagnostics ${f.status === "timed_out" ? "timed out" : "unavailable"}: ${f.reason}`);
+  for (const f of outcome.files) if (f.status !== "fresh") lines.push(`${shownPath(f.path)}: diagnostics ${f.status === "timed_out" ? "timed out" : "unavailable"}: ${f.reason}`);
   return lines.join("\n");
 }

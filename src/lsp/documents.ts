@@ -6,6 +6,7 @@ import { readFileInsideAsync } from "../workspace/paths.ts";
 import { languageIdFor } from "./catalog.ts";
 import type { LanguageServerClient } from "./client.ts";
 import { pathOfUri } from "./present.ts";
+import { shownPath } from "../workspace/shown-path.ts";
 
 export interface SyncedDocument {
   uri: string;
@@ -36,7 +37,7 @@ export async function syncDocument(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code ? `${code}. Check the file exists and is readable` : (error as Error).message;
-    throw new ToolFailure(`Cannot read ${path}: ${why}.`);
+    throw new ToolFailure(`Cannot read ${shownPath(path)}: ${why}.`);
   }
   const uri = uriOf(path);
   const open = client.documents.get(uri);

@@ -5,6 +5,7 @@ import type { Diagnostic, Location, LocationLink } from "vscode-languageserver-p
 import { capValue } from "../tool/budget.ts";
 import { isInside, relativeToWorkdir } from "../workspace/paths.ts";
 import { splitLines } from "./position.ts";
+import { shownPath } from "../workspace/shown-path.ts";
 
 /** A preview line longer than this is cut (minified files would otherwise flood the answer). */
 const PREVIEW_MAX_CHARS = 200;
@@ -89,9 +90,9 @@ export function diagnosticRow(path: string, diagnostic: Diagnostic, lines: Sourc
 }
 
 export function placeLine(row: PlaceRow): string {
-  return `${row.path}:${row.line}: ${row.preview}`;
+  return `${shownPath(row.path)}:${row.line}: ${row.preview}`;
 }
 
 export function diagnosticLine(row: DiagnosticRow): string {
-  return `${row.path}:${row.line}: ${row.severity}${row.code ? ` ${row.code}` : ""}: ${row.message}`;
+  return `${shownPath(row.path)}:${row.line}: ${row.severity}${row.code ? ` ${row.code}` : ""}: ${row.message}`;
 }

@@ -7,6 +7,7 @@ import { buildCatalog, serversForExtension, type ServerSpec } from "./catalog.ts
 import { LanguageServerClient } from "./client.ts";
 import { scanRoots } from "../workspace/project-roots.ts";
 import { commandFor, findRoot, resolveBinary } from "./roots.ts";
+import { shownPath } from "../workspace/shown-path.ts";
 
 /** A server that serves the file exists but is down (failed to start, or backing off after crashes): nothing is known, not "unsupported". */
 export class ServerDown extends ToolFailure {}
@@ -85,12 +86,12 @@ export class LanguageServerSupervisor {
     for (const spec of specs) {
       const root = findRoot(this.workdir, file, spec.rootMarkers);
       if (!root) {
-        misses.push(`${spec.id}: no root marker (${spec.rootMarkers.join(", ")}) in ${relativeToWorkdir(this.workdir, file)}'s folder or above it inside the workspace`);
+        misses.push(`${spec.id}: no root marker (${spec.rootMarkers.join(", ")}) in ${shownPath(relativeToWorkdir(this.workdir, file))}'s folder or above it inside the workspace`);
         continue;
       }
       return { client: await this.ensure(spec, root), spec, root };
     }
-    throw new ToolFailure(`No language server can serve ${relativeToWorkdir(this.workdir, file)}: ${misses.join("; ")}. Add the marker at the project's root.`);
+    throw new ToolFailure(`No language server can serve ${shownPath(relativeToWorkdir(this.workdir, file))}: ${misses.join("; ")}. Add the marker at the project's root.`);
   }
 
   /** The roots the file belongs to, one per server handling its extension (none started). */
@@ -113,7 +114,7 @@ export class LanguageServerSupervisor {
       return entry.client;
     }
     if (entry.starting) return entry.starting;
-    const rel = relativeToWorkdir(this.workdir, root);
+    const rel = shownPath(relativeToWorkdir(this.workdir, root)); // for messages only
     if (entry.retryAt !== undefined && Date.now() < entry.retryAt) {
       throw new ServerDown(`The ${spec.id} server for ${rel} is unavailable: ${this.reasonOf(entry)}. Fix the cause, or call lsp reload to retry now.`);
     }

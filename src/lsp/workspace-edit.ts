@@ -4,6 +4,7 @@ import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { ToolFailure } from "../answer/failure.ts";
 import { readFileInside, relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import { pathOfUri } from "./present.ts";
+import { shownPath } from "../workspace/shown-path.ts";
 
 export interface PlannedEdit {
   /** Final content per path (absolute). */
@@ -22,12 +23,12 @@ export function planWorkspaceEdit(workdir: string, edit: WorkspaceEdit): Planned
   const inside = (uri: string) => resolveInWorkdir(workdir, pathOfUri(uri));
   const current = (path: string): string => {
     if (writes.has(path)) return writes.get(path)!;
-    if (removals.has(path)) throw new ToolFailure(`The rename edits ${path} after removing it; nothing was changed.`);
+    if (removals.has(path)) throw new ToolFailure(`The rename edits ${shownPath(path)} after removing it; nothing was changed.`);
     try {
       return readFileInside(workdir, path).toString("utf8"); // its content is written back inside: never copy an outside file in
     } catch (error) {
       const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      throw new ToolFailure(`The rename edits ${path}, which cannot be read (${why}); nothing was changed.`);
+      throw new ToolFailure(`The rename edits ${shownPath(path)}, which cannot be read (${why}); nothing was changed.`);
     }
   };
   const applyEdits = (path: string, edits: TextEdit[]) => writes.set(path, applyTextEdits(current(path), edits));
@@ -44,7 +45,7 @@ export function planWorkspaceEdit(workdir: string, edit: WorkspaceEdit): Planned
         const to = inside(change.newUri);
         if (isDirectory(from)) {
           throw new ToolFailure(
-            `The rename would also move the folder ${relativeToWorkdir(workdir, from)} to ${relativeToWorkdir(workdir, to)} (renaming a package does), and lsp_rename moves files, not folders; nothing was changed. ` +
+            `The rename would also move the folder ${shownPath(relativeToWorkdir(workdir, from))} to ${shownPath(relativeToWorkdir(workdir, to))} (renaming a package does), and lsp_rename moves files, not folders; nothing was changed. ` +
               "Rename a symbol inside the package instead, or move the folder yourself and fix the imports.",
           );
         }

@@ -5,6 +5,7 @@ import { renameSymbol } from "../lsp/rename.ts";
 import type { LanguageServices } from "../lsp/service.ts";
 import { defineTool, type Tool } from "../tool/define.ts";
 import description from "./lsp-rename.txt" with { type: "text" };
+import { shownPath } from "../workspace/shown-path.ts";
 
 const input = v.strictObject({
   file: v.pipe(v.string("expected a workspace-relative path"), v.minLength(1, "expected a path, got an empty string")),
@@ -37,7 +38,7 @@ export function lspRenameTool(services: LanguageServices): Tool {
     output,
     async run(args, ctx) {
       const outcome = await renameSymbol(services, args, ctx.signal);
-      const summary = `Renamed ${args.symbol.replace(/#\d+$/, "")} to ${args.new_name}: ${outcome.edits} edit(s) in ${outcome.files.length} file(s): ${outcome.files.join(", ")}.`;
+      const summary = `Renamed ${args.symbol.replace(/#\d+$/, "")} to ${args.new_name}: ${outcome.edits} edit(s) in ${outcome.files.length} file(s): ${outcome.files.map(shownPath).join(", ")}.`;
       const diagnostics = describeWriteOutcome(outcome.diagnostics);
       return {
         text: diagnostics ? `${summary}\n${diagnostics}` : summary,

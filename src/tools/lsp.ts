@@ -12,6 +12,7 @@ import { scanRoots } from "../workspace/project-roots.ts";
 import type { LanguageServices } from "../lsp/service.ts";
 import { relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import description from "./lsp.txt" with { type: "text" };
+import { shownPath } from "../workspace/shown-path.ts";
 
 export const REFERENCES_CAP = 50;
 export const WORKSPACE_SYMBOLS_CAP = 100;
@@ -142,7 +143,7 @@ async function projectCheck(services: LanguageServices, signal: AbortSignal): Pr
   for (const spec of supervisor.catalog) {
     if (!spec.checker) continue;
     for (const root of scanRoots(supervisor.workdir, spec.rootMarkers)) {
-      const rel = relativeToWorkdir(supervisor.workdir, root);
+      const rel = shownPath(relativeToWorkdir(supervisor.workdir, root));
       try {
         const run = await runChecker(spec.checker, root, supervisor.workdir, lines, signal);
         rows.push(...run.rows);
@@ -192,6 +193,6 @@ function listed<T extends object>(
 }
 
 function symbolLine(s: SymbolRow): string {
-  return `${s.path}:${s.line}: ${s.kind} ${s.name}${s.container ? ` (in ${s.container})` : ""}`;
+  return `${shownPath(s.path)}:${s.line}: ${s.kind} ${s.name}${s.container ? ` (in ${s.container})` : ""}`;
 }
 

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call } from "../syntax/call.ts";
+import { call } from "../workers/helpers.ts"; // its client waits 120 s: pyright is slow to start on a loaded machine
 import { shownPath } from "../../src/workspace/shown-path.ts";
 
 /** A Python file whose name carries a forged line and a right-to-left override. */
@@ -34,4 +34,29 @@ describe("a file name with a newline and a bidi override", () => {
     expectEscaped(accepted.text);
     expect(accepted.data.files).toEqual([{ path: FORGED, replacements: 1 }]); // structured content keeps the real name
   });
+
+  test("lsp (references, diagnostics), lsp_rename and /harness/after-write show it escaped", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", [FORGED]: 'x: int = "not a number"\nprint(x)\n' });
+    await using t = await startTestRun(dir.path, { resources: { languageServers: {} } });
+    const client = await t.client();
+    const references = await call(client, "lsp", { action: "references", file: FORGED, line: 2, symbol: "x" });
+    expect(references.isError).toBe(false);
+    expectEscaped(references.text);
+    const diagnostics = await call(client, "lsp", { action: "diagnostics", file: FORGED });
+    expect(diagnostics.isError).toBe(false);
+    expectEscaped(diagnostics.text);
+    const renamed = await call(client, "lsp_rename", { file: FORGED, line: 2, symbol: "x", new_name: "y" });
+    expect(renamed.isError).toBe(false);
+    expectEscaped(renamed.text);
+    await Bun.write(`${dir.path}/${FORGED}`, 'y: int = "still not"\nz: str = 1\nprint(y, z)\n');
+    const response = await t.fetch("/harness/after-write", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${t.run.surfaces.default}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ paths: [FORGED] }),
+    });
+    const afterWrite = (await response.json()) as { text: string; new: { path: string }[] };
+    expect([...new Set(afterWrite.new.map((d) => d.path))]).toEqual([FORGED]); // the JSON keeps the real name
+    expectEscaped(afterWrite.text);
+  }, 180_000); // pyright starts and analyses first: slow on a loaded machine
 });
