@@ -6,6 +6,7 @@ import type { DapConnection } from "./connection.ts";
 import type { OutputRing } from "./output-ring.ts";
 import type { ReferenceTable } from "./references.ts";
 import type { SourceLines } from "./source-lines.ts";
+import { shownPath } from "../workspace/shown-path.ts";
 
 /**
  * What a report reads and records of a debug session. `DebugSession` (session.ts) is one; the
@@ -213,7 +214,7 @@ export function formatReport(report: StopReport): string {
       lines.push(`The debug session ended: ${report.description}.`);
       break;
     case "stopped": {
-      const where = report.frame?.file ? `${report.frame.file}:${report.frame.line} in ${report.frame.name}` : report.frame?.name ?? "an unknown place";
+      const where = report.frame?.file ? `${shownPath(report.frame.file)}:${report.frame.line} in ${report.frame.name}` : report.frame?.name ?? "an unknown place";
       const thread = report.thread ? ` (thread ${report.thread.id}${report.thread.name ? ` ${report.thread.name}` : ""})` : "";
       lines.push(`Stopped (${report.reason}) at ${where}${thread}; frame id ${report.frame?.id ?? "?"}.`);
       if (report.exception) lines.push(`Exception: ${report.exception}`);

@@ -10,6 +10,7 @@ import { detectAll, detectStatic, type Detection, type Overrides } from "./detec
 import { OutputRing } from "./output-ring.ts";
 import { DebugSession, type BreakpointResult } from "./session.ts";
 import type { StopReport } from "./stop-report.ts";
+import { shownPath } from "../workspace/shown-path.ts";
 
 /** A session's hard lifetime (SPEC: 30 minutes); the run config may shorten it. */
 export const SESSION_TTL_MS = 30 * 60_000;
@@ -105,7 +106,7 @@ export class DebugSupervisor {
       throw new ToolFailure(`The ${adapter.id} adapter did not start: ${error.message}`);
     });
     const launchArgs = adapter.launchArguments({ program: path, args, cwd: found.root!, ...(found.python ? { python: found.python } : {}) });
-    const label = `${program} (${adapter.id})`;
+    const label = `${shownPath(program)} (${adapter.id})`;
     return this.begin(entry, { adapter, running, output, root: found.root!, label }, "launch", launchArgs, signal);
   }
 
@@ -164,7 +165,7 @@ export class DebugSupervisor {
     const session = entry.session;
     if (session?.live) {
       const frame = session.state === "stopped" ? session.lastFrame : undefined;
-      const where = frame?.file ? ` at ${frame.file}:${frame.line}` : "";
+      const where = frame?.file ? ` at ${shownPath(frame.file)}:${frame.line}` : "";
       const minutes = Math.ceil(this.ttlLeft(session) / 60_000);
       throw new ToolFailure(
         `A debug session is already running: ${session.label}, ${session.state}${where}, ${minutes} min of its TTL left. ` +

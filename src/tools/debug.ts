@@ -9,6 +9,7 @@ import { capText } from "../tool/budget.ts";
 import { defineTool, type Tool } from "../tool/define.ts";
 import { relativeToWorkdir } from "../workspace/paths.ts";
 import description from "./debug.txt" with { type: "text" };
+import { shownPath } from "../workspace/shown-path.ts";
 
 /** How much program output one `output` call returns; the ring keeps more. */
 const OUTPUT_REPLY_BYTES = 16_000;
@@ -70,7 +71,7 @@ const input = v.pipe(
 );
 
 function breakpointLine(rel: string, b: BreakpointResult): string {
-  return `${rel}:${b.line} ${b.verified ? "verified" : "not verified"}${b.actual_line ? `, moved to line ${b.actual_line}` : ""}${b.message ? ` (${b.message})` : ""}`;
+  return `${shownPath(rel)}:${b.line} ${b.verified ? "verified" : "not verified"}${b.actual_line ? `, moved to line ${b.actual_line}` : ""}${b.message ? ` (${b.message})` : ""}`;
 }
 
 /** Where the breakpoints sent at start landed: one the adapter refused or moved is never hit where the model expects. */
@@ -126,7 +127,7 @@ async function operate(supervisor: DebugSupervisor, conversation: string, args: 
     case "breakpoints": {
       const placed = await supervisor.setBreakpoints(conversation, args.file!, args.lines!);
       const rel = relativeToWorkdir(supervisor.workdir, placed.file);
-      const text = placed.breakpoints.length ? placed.breakpoints.map((b) => breakpointLine(rel, b)).join("\n") : `Cleared the breakpoints in ${rel}.`;
+      const text = placed.breakpoints.length ? placed.breakpoints.map((b) => breakpointLine(rel, b)).join("\n") : `Cleared the breakpoints in ${shownPath(rel)}.`;
       return reply(text, { file: rel, breakpoints: placed.breakpoints, pending: placed.pending });
     }
     case "launch": {
@@ -155,7 +156,7 @@ async function operate(supervisor: DebugSupervisor, conversation: string, args: 
     }
     case "stack": {
       const frames = await stack(session(), args.thread_id);
-      const lines = frames.frames.map((f) => `#${f.id} ${f.name} ${f.file ? `${f.file}:${f.line}` : "(no source)"}${f.source !== undefined ? `  | ${f.source}` : ""}`);
+      const lines = frames.frames.map((f) => `#${f.id} ${f.name} ${f.file ? `${shownPath(f.file)}:${f.line}` : "(no source)"}${f.source !== undefined ? `  | ${f.source}` : ""}`);
       if (frames.note) lines.push(frames.note);
       return reply(`Thread ${frames.thread} (frame ids first):\n${lines.join("\n")}`, frames);
     }

@@ -59,4 +59,21 @@ describe("a file name with a newline and a bidi override", () => {
     expect([...new Set(afterWrite.new.map((d) => d.path))]).toEqual([FORGED]); // the JSON keeps the real name
     expectEscaped(afterWrite.text);
   }, 180_000); // pyright starts and analyses first: slow on a loaded machine
+
+  test("debug (breakpoints, launch, stack) shows it escaped", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", [FORGED]: "x = 1\nprint(x)\n" });
+    await using t = await startTestRun(dir.path, { conversation: "file-names", resources: { debugAdapters: {} } });
+    const client = await t.client();
+    const placed = await call(client, "debug", { operation: "breakpoints", file: FORGED, lines: [2] });
+    expect(placed.isError).toBe(false);
+    expectEscaped(placed.text);
+    const launched = await call(client, "debug", { operation: "launch", program: FORGED, adapter: "debugpy" });
+    expect(launched.isError).toBe(false);
+    expectEscaped(launched.text);
+    const stack = await call(client, "debug", { operation: "stack" });
+    expect(stack.isError).toBe(false);
+    expectEscaped(stack.text);
+    await call(client, "debug", { operation: "terminate" });
+  }, 120_000);
 });
