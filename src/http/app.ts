@@ -6,7 +6,8 @@ import type { HarnessRoute } from "../host/harness-route.ts";
 import type { ToolRegistry, Surface } from "../tool/registry.ts";
 import { openedAtOnce } from "./event-stream.ts";
 import { bearerToken, isLoopbackHost, isLoopbackOrigin, isWellFormedHost, matchToken } from "./guard.ts";
-import { McpSessions, type ServerIdentity } from "./session-table.ts";
+import { acceptingBoth, acceptsOnlyJson, asJsonAnswer } from "./json-answer.ts";
+import { McpSessions, type McpSession, type ServerIdentity } from "./session-table.ts";
 import type { CallActivity } from "./tool-call.ts";
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -96,16 +97,21 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
     } catch {
       return jsonRpcError(c, 400, -32700, "Parse error: the request body is not valid JSON.");
     }
+    const onlyJson = acceptsOnlyJson(c.req.header("accept"));
+    const request = onlyJson ? acceptingBoth(c.req.raw) : c.req.raw;
+    const answer = async (session: McpSession) => {
+      const response = await session.transport.handleRequest(request, { parsedBody: body });
+      return onlyJson ? asJsonAnswer(response) : openedAtOnce(response);
+    };
     if (c.req.header("mcp-session-id") === undefined && isInitialize(body)) {
       if (!sessions.makeRoom(c.get("surface"))) {
         return jsonRpcError(c, 503, -32000, "Too many of this token's MCP sessions have a call running; wait for one to finish, or close one (DELETE /mcp), and retry.");
       }
-      const session = await sessions.open(c.get("surface"));
-      return openedAtOnce(await session.transport.handleRequest(c.req.raw, { parsedBody: body }));
+      return answer(await sessions.open(c.get("surface")));
     }
     const session = sessionFor(c, sessions);
     if (session instanceof Response) return session;
-    return sessions.answerToolsList(session, body, c.req.raw.headers) ?? openedAtOnce(await session.transport.handleRequest(c.req.raw, { parsedBody: body }));
+    return sessions.answerToolsList(session, body, request.headers) ?? answer(session);
   });
 
   app.notFound((c) => routeError(404, "not_found", `No route ${c.req.method} ${c.req.path}. The MCP endpoint is /mcp.`));
