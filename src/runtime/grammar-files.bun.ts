@@ -2,42 +2,68 @@
 import g0 from "../../grammars/tree-sitter-bash.wasm.gz" with { type: "file" };
 import g1 from "../../grammars/tree-sitter-c.wasm.gz" with { type: "file" };
 import g2 from "../../grammars/tree-sitter-c_sharp.wasm.gz" with { type: "file" };
-import g3 from "../../grammars/tree-sitter-cpp.wasm.gz" with { type: "file" };
-import g4 from "../../grammars/tree-sitter-dart.wasm.gz" with { type: "file" };
-import g5 from "../../grammars/tree-sitter-go.wasm.gz" with { type: "file" };
-import g6 from "../../grammars/tree-sitter-java.wasm.gz" with { type: "file" };
-import g7 from "../../grammars/tree-sitter-javascript.wasm.gz" with { type: "file" };
-import g8 from "../../grammars/tree-sitter-kotlin.wasm.gz" with { type: "file" };
-import g9 from "../../grammars/tree-sitter-lua.wasm.gz" with { type: "file" };
-import g10 from "../../grammars/tree-sitter-php.wasm.gz" with { type: "file" };
-import g11 from "../../grammars/tree-sitter-python.wasm.gz" with { type: "file" };
-import g12 from "../../grammars/tree-sitter-ruby.wasm.gz" with { type: "file" };
-import g13 from "../../grammars/tree-sitter-rust.wasm.gz" with { type: "file" };
-import g14 from "../../grammars/tree-sitter-scala.wasm.gz" with { type: "file" };
-import g15 from "../../grammars/tree-sitter-swift.wasm.gz" with { type: "file" };
-import g16 from "../../grammars/tree-sitter-tsx.wasm.gz" with { type: "file" };
-import g17 from "../../grammars/tree-sitter-typescript.wasm.gz" with { type: "file" };
+import g3 from "../../grammars/tree-sitter-clojure.wasm.gz" with { type: "file" };
+import g4 from "../../grammars/tree-sitter-cpp.wasm.gz" with { type: "file" };
+import g5 from "../../grammars/tree-sitter-dart.wasm.gz" with { type: "file" };
+import g6 from "../../grammars/tree-sitter-elixir.wasm.gz" with { type: "file" };
+import g7 from "../../grammars/tree-sitter-elm.wasm.gz" with { type: "file" };
+import g8 from "../../grammars/tree-sitter-go.wasm.gz" with { type: "file" };
+import g9 from "../../grammars/tree-sitter-haskell.wasm.gz" with { type: "file" };
+import g10 from "../../grammars/tree-sitter-html.wasm.gz" with { type: "file" };
+import g11 from "../../grammars/tree-sitter-java.wasm.gz" with { type: "file" };
+import g12 from "../../grammars/tree-sitter-javascript.wasm.gz" with { type: "file" };
+import g13 from "../../grammars/tree-sitter-kotlin.wasm.gz" with { type: "file" };
+import g14 from "../../grammars/tree-sitter-lua.wasm.gz" with { type: "file" };
+import g15 from "../../grammars/tree-sitter-nix.wasm.gz" with { type: "file" };
+import g16 from "../../grammars/tree-sitter-perl.wasm.gz" with { type: "file" };
+import g17 from "../../grammars/tree-sitter-php.wasm.gz" with { type: "file" };
+import g18 from "../../grammars/tree-sitter-python.wasm.gz" with { type: "file" };
+import g19 from "../../grammars/tree-sitter-r.wasm.gz" with { type: "file" };
+import g20 from "../../grammars/tree-sitter-ruby.wasm.gz" with { type: "file" };
+import g21 from "../../grammars/tree-sitter-rust.wasm.gz" with { type: "file" };
+import g22 from "../../grammars/tree-sitter-scala.wasm.gz" with { type: "file" };
+import g23 from "../../grammars/tree-sitter-svelte.wasm.gz" with { type: "file" };
+import g24 from "../../grammars/tree-sitter-swift.wasm.gz" with { type: "file" };
+import g25 from "../../grammars/tree-sitter-tsx.wasm.gz" with { type: "file" };
+import g26 from "../../grammars/tree-sitter-typescript.wasm.gz" with { type: "file" };
+import g27 from "../../grammars/tree-sitter-vue.wasm.gz" with { type: "file" };
+import g28 from "../../grammars/tree-sitter-xml.wasm.gz" with { type: "file" };
+import g29 from "../../grammars/tree-sitter-yaml.wasm.gz" with { type: "file" };
+import g30 from "../../grammars/tree-sitter-zig.wasm.gz" with { type: "file" };
 import runtimeWasm from "web-tree-sitter/web-tree-sitter.wasm" with { type: "file" };
 
 export const grammarFiles: Record<string, string> = {
   "bash": g0,
   "c": g1,
   "c_sharp": g2,
-  "cpp": g3,
-  "dart": g4,
-  "go": g5,
-  "java": g6,
-  "javascript": g7,
-  "kotlin": g8,
-  "lua": g9,
-  "php": g10,
-  "python": g11,
-  "ruby": g12,
-  "rust": g13,
-  "scala": g14,
-  "swift": g15,
-  "tsx": g16,
-  "typescript": g17,
+  "clojure": g3,
+  "cpp": g4,
+  "dart": g5,
+  "elixir": g6,
+  "elm": g7,
+  "go": g8,
+  "haskell": g9,
+  "html": g10,
+  "java": g11,
+  "javascript": g12,
+  "kotlin": g13,
+  "lua": g14,
+  "nix": g15,
+  "perl": g16,
+  "php": g17,
+  "python": g18,
+  "r": g19,
+  "ruby": g20,
+  "rust": g21,
+  "scala": g22,
+  "svelte": g23,
+  "swift": g24,
+  "tsx": g25,
+  "typescript": g26,
+  "vue": g27,
+  "xml": g28,
+  "yaml": g29,
+  "zig": g30,
 };
 
 export const treeSitterRuntimeFile: string = runtimeWasm;

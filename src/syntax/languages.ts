@@ -161,6 +161,21 @@ export const PATTERN_LANGUAGES: Record<string, PatternLanguage> = {
     metaChar: "µ",
     ladder: [statement("", ""), declaration()],
   },
+  // Languages added with issue 24. Where statements, expressions and members read alike, one
+  // top-level context is enough; the rest get the scaffold their grammar needs.
+  clojure: { metaChar: "µ", ladder: [expression("", "")] },
+  elixir: { metaChar: "µ", ladder: [statement("", ""), member("defmodule SgScaffold do\n", "\nend")] },
+  elm: { metaChar: "µ", ladder: [declaration("module Sg exposing (..)\n", ""), expression("module Sg exposing (..)\nsg = ", "")] },
+  haskell: { metaChar: "µ", ladder: [declaration(), expression("sg = ", "")] },
+  html: { metaChar: "µ", ladder: [declaration()] },
+  nix: { metaChar: "_", ladder: [expression("", ""), member("{ ", " }")] },
+  perl: { metaChar: "_", ladder: [statement("", ""), declaration()] },
+  r: { metaChar: "µ", ladder: [statement("", ""), declaration()] },
+  svelte: { metaChar: "µ", ladder: [declaration()] },
+  vue: { metaChar: "µ", ladder: [declaration()] },
+  xml: { metaChar: "µ", ladder: [declaration()] },
+  yaml: { metaChar: "µ", ladder: [declaration()] },
+  zig: { metaChar: "_", ladder: [declaration(), ...braced("fn sg() void")] },
 };
 
 export function patternLanguage(id: string): PatternLanguage {
