@@ -9,6 +9,8 @@ APT_PACKAGES=(
   git ca-certificates procps e2fsprogs
   # language servers (lsp): clangd, gopls + the Go toolchain
   clangd gopls golang-go
+  # the untrusted C checker (clang -fsyntax-only from PATH) and bash diagnostics (bash-language-server runs shellcheck)
+  clang shellcheck
   # debug adapters (debug): debugpy, delve, lldb, and a C compiler for the C fixture
   python3-debugpy delve lldb-16 gcc
   # kernels (eval): /usr/bin/python3 with pandas, matplotlib, IPython; venv + pip for %pip tests

@@ -19,3 +19,11 @@ declare module "*.html" {
   const text: string;
   export default text;
 }
+declare module "*.lock" {
+  const text: string;
+  export default text;
+}
+declare module "*.preload.js" {
+  const text: string;
+  export default text;
+}

@@ -12,6 +12,8 @@ export interface CliFlags {
   "allow-remote"?: boolean;
   "outlive-parent"?: boolean;
   json?: boolean;
+  "cache-dir"?: string;
+  all?: boolean;
   help?: boolean;
   version?: boolean;
 }
@@ -102,7 +104,7 @@ function unknownFlag(written: string, flags: readonly FlagSpec[], spec: CommandS
 
 function checkPositionals(spec: CommandSpec, positionals: string[]): void {
   const expected = spec.positionals ?? [];
-  if (positionals.length > expected.length) {
+  if (positionals.length > expected.length && !expected.at(-1)?.variadic) {
     const extra = positionals[expected.length]!;
     if (expected.length === 0) {
       // `sidecar serve run.json` must not quietly serve the embedded defaults instead.
@@ -113,6 +115,7 @@ function checkPositionals(spec: CommandSpec, positionals: string[]): void {
   }
   expected.forEach((positional, index) => {
     const value = positionals[index];
+    if (positional.variadic) return;
     if (value === undefined) {
       if (positional.required) throw usage(`\`${spec.name}\` needs ${positional.name} (${positional.help}).`, spec);
       return;

@@ -15,6 +15,8 @@ export interface FlagSpec {
 export interface PositionalSpec {
   name: string;
   required: boolean;
+  /** Takes every remaining argument (`servers install typescript python`); only the last may. */
+  variadic?: boolean;
   /** The only values accepted, when the set is closed. */
   choices?: readonly string[];
   complete?: "file" | "commands";
@@ -110,6 +112,23 @@ would run with: the embedded defaults merged in, the workdir resolved, and the t
 would see. A config that leaves no tool at all is valid but warned about on stderr.`,
     flags: [workdir, listen],
     positionals: [{ name: "FILE", required: true, complete: "file", help: "the run config to check" }],
+  },
+  {
+    name: "servers",
+    summary: "List, install or remove the language servers the sidecar installs from npm",
+    description: `The catalog's npm language servers (typescript, python, bash, yaml, json, …) install
+themselves on first use into the cache; this installs them ahead of a run (a harness's install
+step, an image build that bakes the cache in), lists them with their sizes, or removes them.
+The cache is $XDG_CACHE_HOME/sidecar/servers (else ~/.cache/sidecar/servers) unless --cache-dir
+says otherwise (a run config's resources.languageServers.cacheDir names the same folder).`,
+    flags: [
+      { name: "cache-dir", value: "DIR", complete: "directory", help: "The install cache (an absolute path)." },
+      { name: "all", help: "install: every npm server in the catalog; remove: everything in the cache." },
+    ],
+    positionals: [
+      { name: "ACTION", required: true, choices: ["list", "install", "remove"], help: "list, install or remove" },
+      { name: "SERVER", required: false, variadic: true, help: "server ids (typescript python …), or for remove an install's name@version" },
+    ],
   },
   {
     name: "completion",

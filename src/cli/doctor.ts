@@ -35,7 +35,7 @@ export async function doctorCommand(flags: CliFlags, runtime: RuntimePrimitives)
   const progress = new ProbeProgress(process.stderr, PROBES.map((p) => p.label));
   const groups = await Promise.all(
     PROBES.map(async ({ label, resource, check }) => {
-      const rows = resource && !settings.resources[resource] ? [leftOut(label, resource, flags.config)] : await check({ workdir: settings.workdir, runtime, resources: settings.resources });
+      const rows = resource && !settings.resources[resource] ? [leftOut(label, resource, flags.config)] : await check({ workdir: settings.workdir, runtime, resources: settings.resources, trust: settings.trust });
       progress.done(label);
       return rows;
     }),

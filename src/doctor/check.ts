@@ -1,5 +1,5 @@
 // The shape of a doctor check: each domain reports rows saying what works here and how to fix what doesn't.
-import type { ConnectedResources } from "../config/schema.ts";
+import type { ConnectedResources, WorkspaceTrust } from "../config/schema.ts";
 import type { RuntimePrimitives } from "../host/runtime.ts";
 
 export interface DoctorRow {
@@ -20,6 +20,8 @@ export interface DoctorContext {
   runtime: RuntimePrimitives;
   /** The run's resources (a --config's, or the embedded defaults): overrides the checks honour. */
   resources?: ConnectedResources;
+  /** The config's trust: an untrusted workspace's own binaries are reported as skipped. */
+  trust?: WorkspaceTrust;
 }
 
 /** Each domain contributes one group of checks. */

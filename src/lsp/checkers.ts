@@ -2,9 +2,11 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { spawnGroup, stopGroup } from "../process/group.ts";
-import type { ProjectChecker } from "./catalog.ts";
+import type { ProjectChecker, ServerSpec } from "./catalog.ts";
+import { syntaxCheckFlags } from "./compile-flags.ts";
+import { baseEnv, findOnPath, TRUST_HINT, type LaunchContext } from "./launch.ts";
 import type { DiagnosticRow, SourceLines } from "./present.ts";
-import { resolveBinary } from "./roots.ts";
+import { checkerLaunchFor } from "./server-source.ts";
 
 /** A whole-project check gets this long before it is stopped and reported as timed out. */
 export const CHECKER_TIMEOUT_MS = 180_000;
@@ -28,11 +30,10 @@ interface Output {
   exitCode: number | null;
 }
 
-export async function runChecker(checker: ProjectChecker, root: string, workdir: string, lines: SourceLines, signal?: AbortSignal): Promise<CheckerRun> {
-  if (checker.format === "compile-commands") return runCompileCommands(root, lines, signal);
-  const binary = resolveBinary(checker.command, root, workdir);
-  if (!binary.found) throw new Error(`${checker.command} not found (looked in node_modules/.bin and PATH)`);
-  const output = await capture(binary.path, checker.args, root, signal);
+export async function runChecker(spec: ServerSpec, checker: ProjectChecker, root: string, ctx: LaunchContext, lines: SourceLines, signal?: AbortSignal): Promise<CheckerRun> {
+  if (checker.format === "compile-commands") return runCompileCommands(root, ctx, lines, signal);
+  const launch = await checkerLaunchFor(spec, checker, root, ctx);
+  const output = await capture(launch.command, launch.args, root, launch.env, signal);
   const parse = PARSERS[checker.format];
   const command = [checker.command, ...checker.args].join(" ");
   const rows = parse(output, root, lines);
@@ -110,8 +111,14 @@ function gccRows(text: string, root: string, lines: SourceLines, source: string)
   });
 }
 
-/** clang's -fsyntax-only over each compile_commands.json entry, with its own flags and directory. */
-async function runCompileCommands(root: string, lines: SourceLines, signal?: AbortSignal): Promise<CheckerRun> {
+/**
+ * clang's -fsyntax-only over each compile_commands.json entry, in its directory. Trusted, with the
+ * entry's own compiler and flags; untrusted, with clang from PATH and only the entry's harmless flags.
+ */
+async function runCompileCommands(root: string, ctx: LaunchContext, lines: SourceLines, signal?: AbortSignal): Promise<CheckerRun> {
+  const trusted = ctx.trust === "workspace";
+  const clang = trusted ? undefined : findOnPath("clang", ctx);
+  if (!trusted && !clang) throw new Error(`clang not found on PATH: an untrusted workspace's compile_commands.json gives only flags, never the compiler that runs (install clang, or ${TRUST_HINT})`);
   let entries: { directory: string; file: string; arguments?: string[]; command?: string }[];
   try {
     entries = JSON.parse(readFileSync(join(root, "compile_commands.json"), "utf8"));
@@ -124,18 +131,18 @@ async function runCompileCommands(root: string, lines: SourceLines, signal?: Abo
     const argv = entry.arguments ?? entry.command?.split(/\s+/).filter(Boolean) ?? [];
     const [compiler, ...rest] = argv;
     if (!compiler) continue;
-    const args = rest.filter((arg, i) => arg !== "-o" && rest[i - 1] !== "-o" && arg !== "-c");
     const directory = isAbsolute(entry.directory) ? entry.directory : resolve(root, entry.directory);
-    const output = await capture(compiler, [...args, "-fsyntax-only"], directory, signal);
+    const [command, args] = clang ? [clang, [...syntaxCheckFlags(rest), "-fsyntax-only", entry.file]] : [compiler, [...rest.filter((arg, i) => arg !== "-o" && rest[i - 1] !== "-o" && arg !== "-c"), "-fsyntax-only"]];
+    const output = await capture(command, args, directory, baseEnv(ctx), signal);
     timedOut ||= output.timedOut;
     rows.push(...gccRows(output.stderr, directory, lines, "clang"));
   }
-  return { rows, timedOut, command: "each compile_commands.json entry with -fsyntax-only" };
+  return { rows, timedOut, command: trusted ? "each compile_commands.json entry with -fsyntax-only" : `${clang} -fsyntax-only with each compile_commands.json entry's flags` };
 }
 
-function capture(command: string, args: readonly string[], cwd: string, signal?: AbortSignal): Promise<Output> {
+function capture(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Output> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawnGroup(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnGroup(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let bytes = 0;

@@ -6,6 +6,7 @@ import type { ClientCapabilities, Diagnostic, ProtocolConnection, ServerCapabili
 import { exited, hasExited, spawnGroup, stopGroup } from "../process/group.ts";
 import { ToolFailure } from "../answer/failure.ts";
 import type { ServerSpec } from "./catalog.ts";
+import type { ServerLaunch } from "./launch.ts";
 
 /** How long a polite `shutdown` may take before the group is signalled. */
 export const SHUTDOWN_REQUEST_TIMEOUT_MS = 2_000;
@@ -78,7 +79,8 @@ const CLIENT_CAPABILITIES: ClientCapabilities = {
 export interface StartOptions {
   spec: ServerSpec;
   root: string;
-  binary: string;
+  /** The program, its arguments, environment and initialization options (launch.ts). */
+  launch: ServerLaunch;
   initializeTimeoutMs: number;
 }
 
@@ -105,6 +107,8 @@ export class LanguageServerClient {
   /** Set when the server sent something unreadable; the stream is then out of step for good. */
   private protocolError: string | undefined;
   private stopping = false;
+  /** The launch's, with its module paths resolved (launch.ts). */
+  private initializationOptions: Record<string, unknown> | undefined;
   private stopped: Promise<void> | undefined;
   private killed: Promise<void> | undefined;
   private readonly gone: Promise<never>;
@@ -130,9 +134,9 @@ export class LanguageServerClient {
   }
 
   static async start(options: StartOptions): Promise<LanguageServerClient> {
-    const { spec, root, binary } = options;
+    const { spec, root, launch } = options;
     const { createProtocolConnection, StreamMessageReader, StreamMessageWriter } = await loadProtocol();
-    const child = spawnGroup(binary, [...spec.args], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: process.env });
+    const child = spawnGroup(launch.command, launch.args, { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: launch.env });
     const spawned = new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
       child.once("error", reject);
@@ -140,11 +144,12 @@ export class LanguageServerClient {
     try {
       await spawned;
     } catch (error) {
-      throw new Error(`could not start ${binary}: ${(error as Error).message}`);
+      throw new Error(`could not start ${launch.command}: ${(error as Error).message}`);
     }
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LanguageServerClient(spec, root, child, connection);
     client.listen();
+    client.initializationOptions = launch.initializationOptions;
     const timeout = new Promise<never>((_, reject) => {
       const timer = setTimeout(() => reject(new Error(`initialize timed out after ${options.initializeTimeoutMs / 1000} s`)), options.initializeTimeoutMs);
       timer.unref?.();
@@ -319,7 +324,7 @@ export class LanguageServerClient {
       rootPath: this.root,
       workspaceFolders: [{ uri: rootUri, name: this.root.split("/").pop() ?? "root" }],
       capabilities: CLIENT_CAPABILITIES,
-      initializationOptions: this.spec.initializationOptions,
+      initializationOptions: this.initializationOptions,
     });
     this.capabilities = (result as { capabilities?: ServerCapabilities }).capabilities ?? {};
     await this.connection.sendNotification("initialized", {});
@@ -351,7 +356,7 @@ export class LanguageServerClient {
       this.unbegunTokens.set(params.token, timer);
       return null;
     });
-    c.onRequest("workspace/configuration", (params: { items: unknown[] }) => params.items.map(() => null));
+    c.onRequest("workspace/configuration", (params: { items: { section?: string }[] }) => params.items.map((item) => settingsSection(this.spec.settings, item.section)));
     c.onRequest("workspace/workspaceFolders", () => [{ uri: pathToFileURL(this.root).href, name: "root" }]);
     c.onRequest("client/registerCapability", (params: { registrations: { id: string; method: string }[] }) => {
       for (const registration of params.registrations) this.registered.set(registration.id, registration.method);
@@ -377,4 +382,15 @@ export class LanguageServerClient {
     });
     c.listen();
   }
+}
+
+/** The catalog's answer for one `workspace/configuration` item ("yaml", "css.lint"): null where it has none. */
+function settingsSection(settings: Record<string, unknown> | undefined, section: string | undefined): unknown {
+  if (!settings || !section) return null;
+  let value: unknown = settings;
+  for (const key of section.split(".")) {
+    if (!value || typeof value !== "object") return null;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value ?? null;
 }

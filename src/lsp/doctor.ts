@@ -1,22 +1,29 @@
-// Doctor rows for language servers: the same per (server, root) table as `lsp status`, found by starting them.
+// Doctor rows for language servers: the same per (server, root) table as `lsp status`, found by starting them, and the install cache.
 import type { DoctorGroup } from "../doctor/check.ts";
+import { buildCatalog } from "./catalog.ts";
+import { defaultCacheDir, formatBytes } from "./provision/cache.ts";
+import { ServerProvisioner } from "./provision/provisioner.ts";
 import { LanguageServerSupervisor } from "./supervisor.ts";
 
-export const languageServerChecks: DoctorGroup = async ({ workdir, resources }) => {
-  const supervisor = new LanguageServerSupervisor(workdir, resources?.languageServers);
+export const languageServerChecks: DoctorGroup = async (ctx) => [...(await serverRows(ctx)), ...(await serverCacheChecks(ctx))];
+
+const serverRows: DoctorGroup = async ({ workdir, resources, trust }) => {
+  const supervisor = new LanguageServerSupervisor(workdir, resources?.languageServers, { trust });
   try {
     const rows = await supervisor.status();
     return rows.map((row) => {
       const name = row.root && row.root !== "." ? `${row.server} (${row.root})` : row.server;
-      // No root marker anywhere: this checkout has no such project, so nothing is missing.
+      // No root marker (or none of its files) anywhere: this checkout has no such project, so nothing is missing.
       if (row.root === null) return { group: "language servers", name, ok: false, unused: true, detail: row.reason };
-      // "idle" here means found but not started: only the first few roots of a server are probed.
-      const ok = row.state === "running" || row.state === "idle";
+      // "idle" here means found but not started (only the first few roots are probed), or not installed
+      // yet and installed on first use.
+      const ok = row.state === "running" || row.state === "idle" || row.state === "installing";
+      const running = `${row.source ?? row.command}: answered initialize${row.reason ? `; ${row.reason}` : ""}`;
       return {
         group: "language servers",
         name,
         ok,
-        detail: row.state === "running" ? `${row.command}: answered initialize` : `${row.state}: ${row.reason}`,
+        detail: row.state === "running" ? running : `${row.state}: ${row.reason}`,
         ...(ok ? {} : { hint: hintFor(row.reason, row.server) }),
       };
     });
@@ -25,8 +32,31 @@ export const languageServerChecks: DoctorGroup = async ({ workdir, resources }) 
   }
 };
 
+/** The install cache: where it is, and each npm server installed or not, with its size. Nothing is installed. */
+const serverCacheChecks: DoctorGroup = async ({ resources }) => {
+  const settings = resources?.languageServers;
+  const catalog = buildCatalog(settings);
+  const provisioner = new ServerProvisioner(settings?.cacheDir ?? defaultCacheDir(), settings?.install ?? "auto", catalog);
+  const { cache } = provisioner;
+  const sizes = new Map(cache.list().map((entry) => [entry.key, entry.bytes]));
+  const how = provisioner.bun ? `installs with ${provisioner.bun.description}` : "nothing to install with: no Bun";
+  const rows = [{ group: "language server cache", name: "cache", ok: provisioner.bun !== undefined, detail: `${cache.root} (${how}; install "${provisioner.policy}")` }];
+  const seen = new Set<string>();
+  for (const spec of catalog) {
+    const plan = provisioner.plan(spec);
+    if (!plan || seen.has(plan.key)) continue;
+    seen.add(plan.key);
+    const installed = cache.installed(plan) !== undefined;
+    const detail = installed ? `installed, ${formatBytes(sizes.get(plan.key) ?? 0)}` : provisioner.policy === "auto" ? "not installed; installs from npm on first use" : 'not installed; install is "never"';
+    rows.push({ group: "language server cache", name: plan.key, ok: installed || provisioner.policy === "auto", detail: `${detail} (${plan.servers.join(", ")})` });
+  }
+  return rows;
+};
+
 function hintFor(reason: string, server: string): string {
-  if (reason.startsWith("no root marker")) return "nothing to serve here; the server starts once the project has its marker file";
+  if (reason.includes("not trusted")) return 'the workspace is not trusted; a harness whose user trusts it passes "trust": "workspace" in the run config';
+  if (reason.startsWith("not installed")) return `sidecar servers install ${server}`;
   if (reason.startsWith("binary not found")) return `install it (see docs/lsp.md) or set resources.languageServers.servers.${server}.command`;
+  if (reason.startsWith("install failed")) return "check that the npm registry is reachable; `lsp reload` retries";
   return `run the command in the root by hand to see the full error; then \`lsp reload\``;
 }

@@ -1,5 +1,4 @@
 // Keeping the server's copy of a file in step with the disk: didOpen, then didChange/didSave with rising versions.
-import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ToolFailure } from "../answer/failure.ts";
 import { readFileInsideAsync } from "../workspace/paths.ts";
@@ -44,7 +43,7 @@ export async function syncDocument(
   let changed = true;
   if (!open) {
     client.documents.set(uri, { version: 1, text });
-    client.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageIdFor(client.spec, extname(path)), version: 1, text } });
+    client.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageIdFor(client.spec, path), version: 1, text } });
   } else if (open.text !== text) {
     sendChange(client, uri, open, text);
   } else {

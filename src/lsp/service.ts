@@ -2,15 +2,15 @@
 import type { LanguageServerSettings } from "../config/resources/language-servers.ts";
 import { diagnosticsAfterWrite, type WriteOutcome } from "./after-write.ts";
 import { DiagnosticLedger } from "./ledger.ts";
-import { LanguageServerSupervisor } from "./supervisor.ts";
+import { LanguageServerSupervisor, type SupervisorOptions } from "./supervisor.ts";
 
 export class LanguageServices {
   readonly supervisor: LanguageServerSupervisor;
   /** One per run: what the agent has already been told, shared by writes, rename and resolve. */
   readonly ledger = new DiagnosticLedger();
 
-  constructor(workdir: string, settings: LanguageServerSettings = {}) {
-    this.supervisor = new LanguageServerSupervisor(workdir, settings);
+  constructor(workdir: string, settings: LanguageServerSettings = {}, options: SupervisorOptions = {}) {
+    this.supervisor = new LanguageServerSupervisor(workdir, settings, options);
   }
 
   get workdir(): string {

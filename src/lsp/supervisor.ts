@@ -3,11 +3,15 @@ import { extname } from "node:path";
 import type { LanguageServerSettings } from "../config/resources/language-servers.ts";
 import { ToolFailure } from "../answer/failure.ts";
 import { relativeToWorkdir } from "../workspace/paths.ts";
-import { buildCatalog, serversForExtension, type ServerSpec } from "./catalog.ts";
+import { buildCatalog, serversForFile, type ServerSpec } from "./catalog.ts";
 import { LanguageServerClient } from "./client.ts";
+import type { LaunchContext, Trust } from "./launch.ts";
+import { defaultCacheDir } from "./provision/cache.ts";
+import { ServerProvisioner } from "./provision/provisioner.ts";
 import { scanRoots } from "../workspace/project-roots.ts";
-import { commandFor, findRoot, resolveBinary } from "./roots.ts";
+import { commandFor, rootOf, sampleFileFor } from "./roots.ts";
 import { shownPath } from "../workspace/shown-path.ts";
+import { describeSource, InstallFailed, installFailedText, launchFor, skippedText } from "./server-source.ts";
 
 /** A server that serves the file exists but is down (failed to start, or backing off after crashes): nothing is known, not "unsupported". */
 export class ServerDown extends ToolFailure {}
@@ -23,16 +27,18 @@ export const RESTART_BACKOFF_MAX_MS = 5 * 60_000;
 /** `status` starts at most this many not-yet-started roots per server; a monorepo's other roots start on use. */
 export const STATUS_PROBE_ROOTS = 4;
 
-export type ServerState = "running" | "idle" | "unavailable";
+export type ServerState = "running" | "idle" | "installing" | "unavailable";
 
 export interface ServerStatus {
   server: string;
   /** Workspace-relative root, or null when no root marker was found anywhere. */
   root: string | null;
   state: ServerState;
-  /** Why it is not running (or "" when it is). */
+  /** Why it is not running (or "" when it is); also which workspace binaries were skipped as untrusted. */
   reason: string;
   command: string;
+  /** Where the binary comes from: a path, or the install in the sidecar's cache. */
+  source?: string;
 }
 
 interface Entry {
@@ -55,8 +61,15 @@ export interface ServerHandle {
   root: string;
 }
 
+export interface SupervisorOptions {
+  /** "none" (the default): no server, checker or setting comes from the workspace (docs/lsp.md, Workspace trust). */
+  trust?: Trust;
+}
+
 export class LanguageServerSupervisor {
   readonly catalog: ServerSpec[];
+  readonly provisioner: ServerProvisioner;
+  readonly trust: Trust;
   private readonly entries = new Map<string, Entry>();
   private readonly initializeTimeoutMs: number;
   private readonly idleShutdownMs: number;
@@ -65,8 +78,11 @@ export class LanguageServerSupervisor {
   constructor(
     readonly workdir: string,
     settings: LanguageServerSettings = {},
+    options: SupervisorOptions = {},
   ) {
     this.catalog = buildCatalog(settings);
+    this.trust = options.trust ?? "none";
+    this.provisioner = new ServerProvisioner(settings.cacheDir ?? defaultCacheDir(), settings.install ?? "auto", this.catalog);
     this.initializeTimeoutMs = (settings.initializeTimeoutSeconds ?? INITIALIZE_TIMEOUT_MS / 1000) * 1000;
     this.idleShutdownMs = (settings.idleShutdownSeconds ?? IDLE_SHUTDOWN_MS / 1000) * 1000;
   }
@@ -77,14 +93,14 @@ export class LanguageServerSupervisor {
    */
   async serverFor(file: string): Promise<ServerHandle> {
     const extension = extname(file);
-    const specs = serversForExtension(this.catalog, extension);
+    const specs = serversForFile(this.catalog, file);
     if (specs.length === 0) {
       const known = [...new Set(this.catalog.flatMap((s) => s.extensions))].join(" ");
       throw new ToolFailure(`No language server in the catalog handles ${extension || "files without an extension"}. Handled extensions: ${known}.`);
     }
     const misses: string[] = [];
     for (const spec of specs) {
-      const root = findRoot(this.workdir, file, spec.rootMarkers);
+      const root = rootOf(this.workdir, file, spec);
       if (!root) {
         misses.push(`${spec.id}: no root marker (${spec.rootMarkers.join(", ")}) in ${shownPath(relativeToWorkdir(this.workdir, file))}'s folder or above it inside the workspace`);
         continue;
@@ -96,7 +112,7 @@ export class LanguageServerSupervisor {
 
   /** The roots the file belongs to, one per server handling its extension (none started). */
   rootsFor(file: string): string[] {
-    const roots = serversForExtension(this.catalog, extname(file)).flatMap((spec) => findRoot(this.workdir, file, spec.rootMarkers) ?? []);
+    const roots = serversForFile(this.catalog, file).flatMap((spec) => rootOf(this.workdir, file, spec) ?? []);
     return [...new Set(roots)];
   }
 
@@ -118,9 +134,10 @@ export class LanguageServerSupervisor {
     if (entry.retryAt !== undefined && Date.now() < entry.retryAt) {
       throw new ServerDown(`The ${spec.id} server for ${rel} is unavailable: ${this.reasonOf(entry)}. Fix the cause, or call lsp reload to retry now.`);
     }
-    const binary = resolveBinary(spec.command, root, this.workdir);
-    if (!binary.found) throw new ToolFailure(`The ${spec.id} server for ${rel} cannot start: ${binaryMissing(spec)}.`);
-    entry.starting = LanguageServerClient.start({ spec, root, binary: binary.path, initializeTimeoutMs: this.initializeTimeoutMs })
+    // Not found, untrusted, or install "never": a ToolFailure passed on as it is, not remembered as a failure.
+    const launching = launchFor(spec, root, this.launchContext());
+    entry.starting = launching
+      .then((launch) => LanguageServerClient.start({ spec, root, launch, initializeTimeoutMs: this.initializeTimeoutMs }))
       .then((client) => {
         entry.client = client;
         entry.idled = false;
@@ -131,9 +148,11 @@ export class LanguageServerSupervisor {
         return client;
       })
       .catch((error: Error) => {
+        if (error instanceof ToolFailure && !(error instanceof ServerDown)) throw error;
         entry.failures += 1;
-        entry.lastError = error.message;
+        entry.lastError = error instanceof InstallFailed ? `install failed: ${error.message}` : error.message;
         entry.retryAt = Date.now() + backoff(entry.failures);
+        if (error instanceof InstallFailed) throw new ServerDown(installFailedText(spec, rel, error));
         throw new ServerDown(`The ${spec.id} server for ${rel} failed to start: ${error.message}. Check \`${commandFor(spec)}\` runs in ${rel}; lsp reload retries.`);
       })
       .finally(() => {
@@ -142,45 +161,59 @@ export class LanguageServerSupervisor {
     return entry.starting;
   }
 
-  /** Per (server, root): running, idle, or why not — probing roots found by a bounded scan. */
+  /** Per (server, root): running, idle, installing, or why not — probing roots found by a bounded scan. Installs nothing. */
   async status(): Promise<ServerStatus[]> {
     const rows: ServerStatus[] = [];
+    const ctx = this.launchContext();
     await Promise.all(
       this.catalog.map(async (spec) => {
-        const roots = new Set([...scanRoots(this.workdir, spec.rootMarkers), ...this.rootsOf(spec)]);
-        if (roots.size === 0) {
-          rows.push({ server: spec.id, root: null, state: "unavailable", reason: `no root marker (${spec.rootMarkers.join(", ")}) in the workspace`, command: commandFor(spec) });
+        const roots = this.statusRoots(spec);
+        if (roots.length === 0) {
+          const none = spec.workdirRoot || spec.statusNeedsFiles ? `no ${[...spec.extensions, ...(spec.fileNames ?? [])].join(" ")} files in the workspace` : `no root marker (${spec.rootMarkers.join(", ")}) in the workspace`;
+          rows.push({ server: spec.id, root: null, state: "unavailable", reason: none, command: commandFor(spec) });
           return;
         }
         let probes = 0;
         for (const root of roots) {
           const base = { server: spec.id, root: relativeToWorkdir(this.workdir, root), command: commandFor(spec) };
-          const binary = resolveBinary(spec.command, root, this.workdir);
-          if (!binary.found) {
-            rows.push({ ...base, state: "unavailable", reason: binaryMissing(spec) });
+          const source = describeSource(spec, root, ctx);
+          const failed = this.entries.get(`${spec.id}\0${root}`);
+          if (source.state === "installable" && failed?.lastError) {
+            rows.push({ ...base, state: "unavailable", reason: this.reasonOf(failed) });
             continue;
           }
+          if (source.state !== "found") {
+            rows.push({ ...base, state: source.state === "installable" ? "idle" : source.state, reason: source.reason });
+            continue;
+          }
+          const found = { ...base, source: source.source! };
+          const skipped = source.lookup.kind === "found" ? skippedText(source.lookup.skipped).slice(2) : "";
           const known = this.entries.get(`${spec.id}\0${root}`);
           if (known?.idled && !known.client) {
-            rows.push({ ...base, state: "idle", reason: `stopped after ${this.idleShutdownMs / 1000} s unused; starts on next use` });
+            rows.push({ ...found, state: "idle", reason: `stopped after ${this.idleShutdownMs / 1000} s unused; starts on next use${skippedText(source.lookup.kind === "found" ? source.lookup.skipped : [])}` });
             continue;
           }
           if (!known && ++probes > STATUS_PROBE_ROOTS) {
-            rows.push({ ...base, state: "idle", reason: `binary found at ${binary.path}; not started yet (starts on first use)` });
+            rows.push({ ...found, state: "idle", reason: `found (${source.source}); not started yet (starts on first use)` });
             continue;
           }
           // Usable means it ran: status starts the server (shared with later calls) rather than guessing.
           try {
             await this.ensure(spec, root);
-            rows.push({ ...base, state: "running", reason: "" });
+            rows.push({ ...found, state: "running", reason: skipped });
           } catch {
             const entry = this.entry(spec, root);
-            rows.push({ ...base, state: entry.client?.alive ? "running" : entry.retryAt ? "unavailable" : "idle", reason: this.reasonOf(entry) });
+            rows.push({ ...found, state: entry.client?.alive ? "running" : entry.retryAt ? "unavailable" : "idle", reason: this.reasonOf(entry) });
           }
         }
       }),
     );
     return rows.sort((a, b) => a.server.localeCompare(b.server) || (a.root ?? "").localeCompare(b.root ?? ""));
+  }
+
+  /** What a server's binary, install and trust are judged by. */
+  launchContext(): LaunchContext {
+    return { workdir: this.workdir, trust: this.trust, provisioner: this.provisioner };
   }
 
   /** Stops the servers of `root` (all roots when undefined), forgets their failures, starts the ones that ran. */
@@ -212,6 +245,7 @@ export class LanguageServerSupervisor {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.provisioner.close();
     const pending = [...this.entries.values()];
     for (const entry of pending) clearTimeout(entry.idleTimer);
     await Promise.all(pending.map(async (entry) => (await entry.starting?.catch(() => undefined))?.stop()));
@@ -226,6 +260,14 @@ export class LanguageServerSupervisor {
       this.entries.set(key, entry);
     }
     return entry;
+  }
+
+  /** Roots status reports for a server: those a bounded scan finds, and those in use. A workdir-rooted server only where its files are. */
+  private statusRoots(spec: ServerSpec): string[] {
+    const scanned = scanRoots(this.workdir, spec.rootMarkers);
+    const withFiles = (roots: string[]) => roots.filter((root) => sampleFileFor(root, spec) !== undefined);
+    const candidates = spec.workdirRoot ? withFiles([this.workdir, ...scanned]) : spec.statusNeedsFiles ? withFiles(scanned) : scanned;
+    return [...new Set([...candidates, ...this.rootsOf(spec)])];
   }
 
   private rootsOf(spec: ServerSpec): string[] {
@@ -263,7 +305,7 @@ export class LanguageServerSupervisor {
     if (entry.client?.alive) return "";
     const parts: string[] = [];
     if (entry.crashes > 0) parts.push(`crashed ${entry.crashes} time${entry.crashes === 1 ? "" : "s"} (last: ${entry.lastError})`);
-    else if (entry.lastError) parts.push(entry.lastError.startsWith("initialize timed out") ? entry.lastError : `exited during start-up with ${entry.lastError}`);
+    else if (entry.lastError) parts.push(/^(initialize timed out|install failed)/.test(entry.lastError) ? entry.lastError : `exited during start-up with ${entry.lastError}`);
     if (entry.retryAt !== undefined && entry.retryAt > Date.now()) parts.push(`retrying at ${new Date(entry.retryAt).toISOString().slice(11, 19)} UTC`);
     return parts.join("; ") || "not started (starts on first use)";
   }
@@ -271,8 +313,4 @@ export class LanguageServerSupervisor {
 
 function backoff(failures: number): number {
   return Math.min(RESTART_BACKOFF_BASE_MS * 2 ** (failures - 1), RESTART_BACKOFF_MAX_MS);
-}
-
-function binaryMissing(spec: ServerSpec): string {
-  return `binary not found: ${spec.command} (looked in the root's node_modules/.bin and PATH); install it or set resources.languageServers.servers.${spec.id}.command`;
 }

@@ -53,8 +53,15 @@ export function lspTool(services: LanguageServices): Tool {
     input,
     output,
     async run(args, ctx) {
-      const reply = await answer(services, args, ctx.signal);
-      return { text: reply.text, data: reply.data };
+      // A server missing on first use is installed during the call: each step reaches the client as progress.
+      let step = 0;
+      const stopReporting = services.supervisor.provisioner.onProgress((message) => ctx.progress({ progress: ++step, message }));
+      try {
+        const reply = await answer(services, args, ctx.signal);
+        return { text: reply.text, data: reply.data };
+      } finally {
+        stopReporting();
+      }
     },
   });
 }
@@ -145,7 +152,7 @@ async function projectCheck(services: LanguageServices, signal: AbortSignal): Pr
     for (const root of scanRoots(supervisor.workdir, spec.rootMarkers)) {
       const rel = shownPath(relativeToWorkdir(supervisor.workdir, root));
       try {
-        const run = await runChecker(spec.checker, root, supervisor.workdir, lines, signal);
+        const run = await runChecker(spec, spec.checker, root, supervisor.launchContext(), lines, signal);
         rows.push(...run.rows);
         timedOut ||= run.timedOut;
         notes.push(`${spec.id} in ${rel}: \`${run.command}\`${run.timedOut ? " timed out" : ""}, ${run.rows.length} finding(s)`);

@@ -12,7 +12,7 @@ export const ROOT_SCAN_DEPTH = 3;
 export function scanRoots(workdir: string, markers: readonly string[]): string[] {
   const found: string[] = [];
   const visit = (dir: string, depth: number) => {
-    if (markers.some((marker) => existsSync(join(dir, marker)))) found.push(dir);
+    if (markers.some((marker) => hasMarker(dir, marker))) found.push(dir);
     if (depth >= ROOT_SCAN_DEPTH) return;
     let entries;
     try {
@@ -26,4 +26,14 @@ export function scanRoots(workdir: string, markers: readonly string[]): string[]
   };
   visit(workdir, 0);
   return found;
+}
+
+/** Whether `dir` holds `marker`: a file or folder of that name, or for "*.csproj" any name with that suffix. */
+export function hasMarker(dir: string, marker: string): boolean {
+  if (!marker.startsWith("*")) return existsSync(join(dir, marker));
+  try {
+    return readdirSync(dir).some((name) => name.endsWith(marker.slice(1)));
+  } catch {
+    return false;
+  }
 }

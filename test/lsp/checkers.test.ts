@@ -1,13 +1,19 @@
 // The project checkers' output parsers, table-driven on output captured from each tool's format.
 import { describe, expect, test } from "bun:test";
 import { describeWriteOutcome } from "../../src/lsp/after-write.ts";
+import { BUILTIN_SERVERS } from "../../src/lsp/catalog.ts";
 import { parseCheckerOutput, runChecker } from "../../src/lsp/checkers.ts";
+import type { LaunchContext, Trust } from "../../src/lsp/launch.ts";
+import { ServerProvisioner } from "../../src/lsp/provision/provisioner.ts";
 import { SourceLines } from "../../src/lsp/present.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { requireBinary } from "./fixtures.ts";
 
 const ROOT = "/w/proj";
 const lines = new SourceLines("/w");
+const spec = (id: string) => BUILTIN_SERVERS.find((s) => s.id === id)!;
+/** Checkers found on PATH only: install "never" into a cache that stays empty. */
+const context = (workdir: string, trust: Trust): LaunchContext => ({ workdir, trust, provisioner: new ServerProvisioner(`${workdir}/.no-cache`, "never", BUILTIN_SERVERS) });
 
 describe("parseCheckerOutput reads each checker's format into diagnostic rows", () => {
   test.each([
@@ -65,7 +71,7 @@ describe("a checker that fails without a finding", () => {
     requireBinary("tsc", "npm i -D typescript@5");
     await using dir = await tempDir();
     await dir.write({ "package.json": "{}", "a.ts": "export const a: number = 'one';\n" });
-    const checking = runChecker({ command: "tsc", args: ["--noEmit", "--pretty", "false"], format: "tsc" }, dir.path, dir.path, new SourceLines(dir.path));
+    const checking = runChecker(spec("typescript"), spec("typescript").checker!, dir.path, context(dir.path, "none"), new SourceLines(dir.path));
     await expect(checking).rejects.toThrow(/^`tsc --noEmit --pretty false` exited with status 1 without a finding it could read \(it said: "Version 5/);
   });
 });
@@ -78,7 +84,7 @@ describe("the compile_commands.json checker", () => {
       "c/main.c": "int main(void) { return nope; }\n",
       "c/compile_commands.json": JSON.stringify([{ directory: ".", file: "main.c", arguments: ["gcc", "-std=c11", "-c", "main.c", "-o", "main.o"] }]),
     });
-    const run = await runChecker({ command: "clang", args: ["-fsyntax-only"], format: "compile-commands" }, `${dir.path}/c`, dir.path, new SourceLines(dir.path));
+    const run = await runChecker(spec("c"), spec("c").checker!, `${dir.path}/c`, context(dir.path, "workspace"), new SourceLines(dir.path));
     expect(run.rows).toEqual([expect.objectContaining({ path: "c/main.c", line: 1, severity: "error", source: "clang", message: expect.stringContaining("nope") })]);
   });
 });

@@ -58,13 +58,15 @@ function serverPid(t: TestRun): number {
 describe("status says why a server is not usable", () => {
   test("missing marker, missing binary, and a binary that exits at once (the broken rustup proxy)", async () => {
     await using dir = await tempDir();
+    await using tools = await tempDir();
     await dir.write({
       "web/package.json": "{}",
       "crate/Cargo.toml": '[package]\nname = "c"\nversion = "0.1.0"\n',
-      "crate/node_modules/.bin/rust-analyzer": RUSTUP_PROXY_STANDIN,
     });
-    await chmod(join(dir.path, "crate/node_modules/.bin/rust-analyzer"), 0o755);
-    await using t = await startTestRun(dir.path, { resources: { languageServers: { servers: { typescript: { command: "no-such-language-server" } } } } });
+    await tools.write({ "rust-analyzer": RUSTUP_PROXY_STANDIN });
+    await chmod(join(tools.path, "rust-analyzer"), 0o755);
+    const servers = { typescript: { command: "no-such-language-server" }, rust: { command: join(tools.path, "rust-analyzer") } };
+    await using t = await startTestRun(dir.path, { resources: { languageServers: { servers } } });
     const client = await t.client();
     const rows = statusRows(await call(client, "lsp", { action: "status" }));
     expect(rows).toContainEqual(expect.objectContaining({ server: "python", root: null, state: "unavailable", reason: expect.stringContaining("no root marker (pyproject.toml") }));
