@@ -50,6 +50,8 @@ export const NPM_SERVERS: readonly ServerSpec[] = [
     ...STANDALONE,
     command: "bash-language-server",
     args: ["start"],
+    // Definitions in sourced files come from its background analysis, which it reports only in its log.
+    startupAnalysis: { endsWith: "log", pattern: "BackgroundAnalysis: (Completed|stopped|failed|skipping)" },
     npm: { packages: { "bash-language-server": "5.8.1" }, entry: "bash-language-server/out/cli.js" },
     installHint: "npm i -g bash-language-server (diagnostics need shellcheck: apt-get install shellcheck)",
   },
@@ -122,6 +124,8 @@ export const NPM_SERVERS: readonly ServerSpec[] = [
     workdirRoot: true,
     command: "intelephense",
     args: ["--stdio"],
+    // It indexes after `initialized`, reporting progress only once indexing has begun.
+    startupAnalysis: { endsWith: "progress" },
     // Intelephense is free for these features (a licence unlocks others); it sends no telemetry with this off.
     settings: { intelephense: { telemetry: { enabled: false }, diagnostics: { enable: true } } },
     npm: { packages: { intelephense: "1.18.5" }, entry: "intelephense/lib/intelephense.js" },
@@ -168,6 +172,7 @@ export const NPM_SERVERS: readonly ServerSpec[] = [
     statusNeedsFiles: true,
     command: "astro-ls",
     args: ["--stdio"],
+    pullsUnannounced: true,
     initializationOptions: { typescript: { tsdk: "{{module:typescript/lib}}" } },
     npm: { packages: { "@astrojs/language-server": "2.17.1", typescript: TYPESCRIPT }, entry: "@astrojs/language-server/bin/nodeServer.js" },
     installHint: "npm i -g @astrojs/language-server typescript@5",
@@ -180,6 +185,17 @@ export const NPM_SERVERS: readonly ServerSpec[] = [
     workdirRoot: true,
     command: "sql-language-server",
     args: ["up", "--method", "stdio"],
+    // sqlint's style rules (a line break after SELECT, upper-case keywords) report at error level by
+    // default; off, diagnostics are the parser's syntax errors.
+    settings: {
+      sqlLanguageServer: {
+        lint: {
+          rules: Object.fromEntries(
+            ["align-column-to-the-first", "column-new-line", "linebreak-after-clause-keyword", "reserved-word-case", "space-surrounding-operators", "where-clause-new-line", "align-where-clause-to-the-first", "require-as-to-rename-column"].map((rule) => [rule, "off"]),
+          ),
+        },
+      },
+    },
     npm: {
       packages: { "sql-language-server": "1.7.1" },
       // Its code imports vscode-languageserver-protocol/lib/common, which the 3.15 its range resolves to lacks.

@@ -17,6 +17,8 @@ export const INDEXING_WAIT_MS = 30_000;
  * overtakes the token's "begin" is not taken as final; past this without a "begin" it is dropped.
  */
 export const CREATED_PROGRESS_GRACE_MS = 5_000;
+/** The progress token standing for a server's start-up analysis until it says it is done (ServerSpec.startupAnalysis). */
+const STARTUP_ANALYSIS_TOKEN = "sidecar:startup-analysis";
 /** How much of the server's stderr is kept to explain an early exit. */
 const STDERR_KEPT_BYTES = 4_096;
 
@@ -261,7 +263,7 @@ export class LanguageServerClient {
 
   /** Whether the server answers `textDocument/diagnostic` (statically or after registering it). */
   get supportsPull(): boolean {
-    return this.capabilities.diagnosticProvider !== undefined || [...this.registered.values()].includes("textDocument/diagnostic");
+    return this.capabilities.diagnosticProvider !== undefined || [...this.registered.values()].includes("textDocument/diagnostic") || this.spec.pullsUnannounced === true;
   }
 
   /**
@@ -327,7 +329,21 @@ export class LanguageServerClient {
       initializationOptions: this.initializationOptions,
     });
     this.capabilities = (result as { capabilities?: ServerCapabilities }).capabilities ?? {};
+    // A server that analyses the workspace after `initialized` (ServerSpec.startupAnalysis) counts as
+    // busy until it says it is done, so a first query is not answered from half an index.
+    if (this.spec.startupAnalysis) {
+      this.progressBegan(STARTUP_ANALYSIS_TOKEN, "analysing the workspace");
+      setTimeout(() => this.startupAnalysisEnded(), INDEXING_WAIT_MS).unref?.();
+    }
     await this.connection.sendNotification("initialized", {});
+    // Servers that read their settings from this notification rather than asking (sql-language-server).
+    if (this.spec.settings) await this.connection.sendNotification("workspace/didChangeConfiguration", { settings: this.spec.settings });
+  }
+
+  private startupAnalysisEnded(): void {
+    if (!this.activeProgress.has(STARTUP_ANALYSIS_TOKEN)) return;
+    this.progressEnded(STARTUP_ANALYSIS_TOKEN);
+    this.events.emit("progress");
   }
 
   private listen(): void {
@@ -339,7 +355,10 @@ export class LanguageServerClient {
     });
     c.onNotification("$/progress", (params: { token: string | number; value?: { kind?: string; title?: string } }) => {
       if (params.value?.kind === "begin") this.progressBegan(params.token, params.value.title ?? "working");
-      if (params.value?.kind === "end") this.progressEnded(params.token);
+      if (params.value?.kind === "end") {
+        this.progressEnded(params.token);
+        if (this.spec.startupAnalysis?.endsWith === "progress") this.startupAnalysisEnded();
+      }
       this.events.emit("progress");
     });
     // Between this request and the token's "begin" lies our reply's round trip, and an answer to a
@@ -370,7 +389,10 @@ export class LanguageServerClient {
     // The sidecar applies edits itself, atomically; a server asking to edit on its own is refused.
     c.onRequest("workspace/applyEdit", () => ({ applied: false, failureReason: "sidecar applies edits itself" }));
     c.onRequest("workspace/diagnostic/refresh", () => null);
-    c.onNotification("window/logMessage", () => {});
+    c.onNotification("window/logMessage", (params: { message?: string }) => {
+      const analysis = this.spec.startupAnalysis;
+      if (analysis?.endsWith === "log" && new RegExp(analysis.pattern).test(params.message ?? "")) this.startupAnalysisEnded();
+    });
     c.onNotification("window/showMessage", () => {});
     c.onNotification("telemetry/event", () => {});
     c.onError(([error]) => {

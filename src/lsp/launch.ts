@@ -120,7 +120,8 @@ function serverEnv(spec: ServerSpec, ctx: LaunchContext): NodeJS.ProcessEnv {
 /**
  * A JavaScript file run by the sidecar's Bun. Bun reads bunfig.toml (whose `preload` runs code) and
  * .env from its working directory, the root: it is pointed at an empty config and no env file.
- * Untrusted, the workspace guard is preloaded too, and forked Bun processes inherit the flags.
+ * The preload keeps stdout for the protocol and, untrusted, guards the workspace; forked Bun
+ * processes inherit the flags.
  */
 function bunScript(script: string, args: string[], env: NodeJS.ProcessEnv, ctx: LaunchContext): Omit<ProgramLaunch, "source"> {
   const bun = ctx.provisioner.bun!;
@@ -128,7 +129,7 @@ function bunScript(script: string, args: string[], env: NodeJS.ProcessEnv, ctx: 
   const guarded = ctx.trust !== "workspace";
   return {
     command: bun.command,
-    args: ["--no-env-file", `--config=${files.bunfig}`, "--no-install", ...(guarded ? ["--preload", files.guard] : []), script, ...args],
+    args: ["--no-env-file", `--config=${files.bunfig}`, "--no-install", "--preload", files.preload, script, ...args],
     env: { ...env, ...bun.env, ...(guarded ? { SIDECAR_GUARD_WORKDIR: ctx.workdir } : {}) },
   };
 }

@@ -8,7 +8,7 @@ import { refreshOpenDocuments, syncDocument, type SyncedDocument } from "./docum
 import { resolveSymbolColumn, splitLines } from "./position.ts";
 import { pathOfUri, placesOf, SourceLines, type PlaceRow } from "./present.ts";
 import { scanRoots } from "../workspace/project-roots.ts";
-import { sampleFile } from "./roots.ts";
+import { sampleFileFor } from "./roots.ts";
 import { STATUS_PROBE_ROOTS, type LanguageServerSupervisor, type ServerHandle } from "./supervisor.ts";
 
 export const NAVIGATION_METHODS = {
@@ -53,9 +53,7 @@ export async function locate(supervisor: LanguageServerSupervisor, file: string,
 
 export async function navigate(target: Target, action: keyof typeof NAVIGATION_METHODS, signal?: AbortSignal): Promise<PlaceRow[]> {
   const { client } = target.handle;
-  if (!client.capabilities[NAVIGATION_PROVIDERS[action]]) {
-    throw new ToolFailure(`The ${client.spec.id} server does not offer ${action.replace("_", " ")}. Try definition or references instead.`);
-  }
+  requireProvider(client, NAVIGATION_PROVIDERS[action], action);
   const params = {
     textDocument: { uri: target.document.uri },
     position: target.position,
@@ -68,6 +66,7 @@ export async function navigate(target: Target, action: keyof typeof NAVIGATION_M
 }
 
 export async function hover(target: Target, signal?: AbortSignal): Promise<string> {
+  requireProvider(target.handle.client, "hoverProvider", "hover");
   const answer = await target.handle.client.query<Hover | null>("textDocument/hover", { textDocument: { uri: target.document.uri }, position: target.position }, signal);
   const text = answer ? hoverText(answer.contents) : "";
   if (!text) refuseWhileIndexing(target.handle.client);
@@ -112,6 +111,7 @@ export async function documentSymbols(supervisor: LanguageServerSupervisor, file
   const handle = await supervisor.serverFor(path);
   const document = await syncDocument(handle.client, supervisor.workdir, path);
   await refreshOpenDocuments(handle.client, supervisor.workdir, document.uri);
+  requireProvider(handle.client, "documentSymbolProvider", "symbols");
   const answer = await handle.client.query<(DocumentSymbol | SymbolInformation)[] | null>("textDocument/documentSymbol", { textDocument: { uri: document.uri } }, signal);
   const shown = relativeToWorkdir(supervisor.workdir, path);
   const rows: SymbolRow[] = [];
@@ -164,7 +164,7 @@ async function startForSearch(supervisor: LanguageServerSupervisor): Promise<Ser
   const files = supervisor.catalog.flatMap((spec) =>
     scanRoots(supervisor.workdir, spec.rootMarkers)
       .slice(0, STATUS_PROBE_ROOTS)
-      .flatMap((root) => sampleFile(root, spec.extensions) ?? []),
+      .flatMap((root) => sampleFileFor(root, spec) ?? []),
   );
   const started = await Promise.all(
     files.map(async (file) => {
@@ -179,6 +179,23 @@ async function startForSearch(supervisor: LanguageServerSupervisor): Promise<Ser
   );
   const unique = new Map(started.flat().map((h) => [h.client, h]));
   return [...unique.values()];
+}
+
+const OFFERED_ACTIONS = [
+  ["definition", "definitionProvider"],
+  ["references", "referencesProvider"],
+  ["hover", "hoverProvider"],
+  ["symbols", "documentSymbolProvider"],
+  ["implementation", "implementationProvider"],
+  ["type_definition", "typeDefinitionProvider"],
+] as const;
+
+/** A server that does not offer the action (sql-language-server has no hover) is said to, with what it does offer. */
+function requireProvider(client: LanguageServerClient, provider: keyof LanguageServerClient["capabilities"], action: string): void {
+  if (client.capabilities[provider]) return;
+  const offered = OFFERED_ACTIONS.filter(([, p]) => client.capabilities[p]).map(([name]) => name);
+  const instead = offered.length ? `It offers ${offered.join(", ")}.` : "It offers none of definition, references, hover or symbols; diagnostics still work.";
+  throw new ToolFailure(`The ${client.spec.id} server does not offer ${action.replace("_", " ")}. ${instead}`);
 }
 
 /** An empty answer from a server still indexing is "try again", never "nothing there". */
@@ -204,8 +221,12 @@ function hoverText(contents: Hover["contents"]): string {
     .map((p) => (typeof p === "string" ? p : "kind" in p ? (p as MarkupContent).value : `\`\`\`${p.language}\n${p.value}\n\`\`\``))
     .filter(Boolean)
     .join("\n\n")
+    .replace(INLINE_IMAGE, "")
     .trim();
 }
+
+/** An image inlined as a data: URI (the CSS server's browser-support badge): kilobytes of base64 that tell a model nothing. */
+const INLINE_IMAGE = /!\[[^\]]*\]\(data:[^)]*\)\s*/g;
 
 const KINDS = ["", "file", "module", "namespace", "package", "class", "method", "property", "field", "constructor", "enum", "interface", "function", "variable", "constant", "string", "number", "boolean", "array", "object", "key", "null", "enum member", "struct", "event", "operator", "type parameter"];
 

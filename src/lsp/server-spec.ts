@@ -57,6 +57,19 @@ export interface ServerSpec {
    * server's own script (its install), so a server is pointed at its own copy, never the workspace's.
    */
   initializationOptions?: Record<string, unknown>;
+  /**
+   * How a server that analyses the workspace after start-up says it is done, where a first query
+   * would otherwise be answered from a half-built index: its first work-done progress ending
+   * (intelephense begins reporting only a moment after `initialized`), or a window/logMessage
+   * matching `pattern` (bash-language-server reports no progress). Queries wait for it, as for
+   * progress, at most INDEXING_WAIT_MS.
+   */
+  startupAnalysis?: { endsWith: "progress" } | { endsWith: "log"; pattern: string };
+  /**
+   * Answers textDocument/diagnostic without announcing it, and pushes in phases (astro: an empty
+   * push, the type errors a moment later): its diagnostics are pulled, which is exact for a version.
+   */
+  pullsUnannounced?: boolean;
   /** Answers to the server's `workspace/configuration` requests, by section ("yaml", "css"). */
   settings?: Record<string, unknown>;
   checker?: ProjectChecker;

@@ -266,7 +266,9 @@ export class LanguageServerSupervisor {
   private statusRoots(spec: ServerSpec): string[] {
     const scanned = scanRoots(this.workdir, spec.rootMarkers);
     const withFiles = (roots: string[]) => roots.filter((root) => sampleFileFor(root, spec) !== undefined);
-    const candidates = spec.workdirRoot ? withFiles([this.workdir, ...scanned]) : spec.statusNeedsFiles ? withFiles(scanned) : scanned;
+    // A workdir-rooted server's files belong to a marker's root when there is one, else to the workdir.
+    const markedWithFiles = withFiles(scanned);
+    const candidates = spec.workdirRoot ? (markedWithFiles.length ? markedWithFiles : withFiles([this.workdir])) : spec.statusNeedsFiles ? markedWithFiles : scanned;
     return [...new Set([...candidates, ...this.rootsOf(spec)])];
   }
 

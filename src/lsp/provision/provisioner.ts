@@ -7,14 +7,14 @@ import { sidecarBun, NO_BUN, type BunRuntime } from "./bun.ts";
 import { installPlanOf, ServerCache, sha256, type InstallPlan } from "./cache.ts";
 import { lockHolder } from "./install-lock.ts";
 import { installServer } from "./installer.ts";
-import guardSource from "./workspace-guard.preload.js" with { type: "text" };
+import preloadSource from "./server.preload.js" with { type: "text" };
 
 export type InstallPolicy = "auto" | "never";
 
-/** Files every npm server is started with: an empty Bun config (so a checkout's bunfig.toml is never read) and the workspace guard. */
+/** Files every npm server is started with: an empty Bun config (so a checkout's bunfig.toml is never read) and the preload (server.preload.js). */
 export interface RuntimeFiles {
   bunfig: string;
-  guard: string;
+  preload: string;
 }
 
 export class ServerProvisioner {
@@ -74,7 +74,7 @@ export class ServerProvisioner {
   }
 
   /**
-   * The empty bunfig.toml and the guard script, written once into the cache (or, when the cache is
+   * The empty bunfig.toml and the preload script, written once into the cache (or, when the cache is
    * read-only, into a private temporary folder: never a guessable path another user could plant).
    */
   files(): RuntimeFiles {
@@ -93,10 +93,10 @@ export class ServerProvisioner {
 }
 
 function writeRuntimeFiles(dir: string): RuntimeFiles | undefined {
-  const files = { guard: join(dir, `workspace-guard-${sha256(guardSource).slice(0, 12)}.js`), bunfig: join(dir, "bunfig.toml") };
+  const files = { preload: join(dir, `server-preload-${sha256(preloadSource).slice(0, 12)}.js`), bunfig: join(dir, "bunfig.toml") };
   try {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(files.guard, guardSource);
+    writeFileSync(files.preload, preloadSource);
     writeFileSync(files.bunfig, "# Empty on purpose: servers the sidecar runs never read a checkout's bunfig.toml.\n");
     return files;
   } catch {

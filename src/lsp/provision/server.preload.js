@@ -1,9 +1,17 @@
-// Preloaded (bun --preload) into every npm language server the sidecar runs for an untrusted workspace,
-// and inherited by the Bun processes it forks (tsserver): no module is loaded, and no program started,
-// from inside the workspace. A second line behind each server's own settings (docs/lsp.md, Workspace trust).
+// Preloaded (bun --preload) into every npm language server the sidecar runs, and inherited by the Bun
+// processes it forks (tsserver):
+// - stdout is the protocol's: console output goes to stderr (astro's language server logged with
+//   console.info, which its LSP library does not redirect, and the stream broke);
+// - for an untrusted workspace (SIDECAR_GUARD_WORKDIR), no module is loaded and no program started
+//   from inside it: a second line behind each server's own settings (docs/lsp.md, Workspace trust).
 "use strict";
 const { dirname, isAbsolute, resolve } = require("node:path");
 const { realpathSync } = require("node:fs");
+const { format } = require("node:util");
+
+for (const name of ["log", "info", "debug", "warn", "error", "trace", "dir"]) {
+  console[name] = (...args) => process.stderr.write(`${format(...args)}\n`);
+}
 
 const workdir = process.env.SIDECAR_GUARD_WORKDIR;
 if (workdir) {
