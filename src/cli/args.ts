@@ -11,6 +11,9 @@ export interface CliFlags {
   "token-file"?: string[];
   "allow-remote"?: boolean;
   "outlive-parent"?: boolean;
+  "log-level"?: string;
+  "log-format"?: string;
+  "log-file"?: string;
   json?: boolean;
   "cache-dir"?: string;
   all?: boolean;

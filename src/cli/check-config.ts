@@ -16,7 +16,7 @@ export async function checkConfigCommand(path: string, flags: CliFlags, runtime:
   process.stdout.write(`${JSON.stringify(printable(settings), null, 2)}\n`);
   process.stderr.write(`sidecar: ${path} is valid.\n`);
   for (const { surface, tools } of lists) process.stderr.write(`  surface ${surface} sees ${tools.length} tool${tools.length === 1 ? "" : "s"}${tools.length ? `: ${tools.join(", ")}` : ""}\n`);
-  if (warning) process.stderr.write(`${warning}\n`);
+  if (warning) process.stderr.write(`sidecar: warning: ${warning}\n`);
   return 0;
 }
 

@@ -55,7 +55,8 @@ answered on the operator page) connected. A config's resources merge over those 
 When ready it prints one JSON line on stdout ("page" only when the operator page serves):
   {"url":…,"page":…,"surfaces":{"default":TOKEN,"plan":TOKEN,"explore":TOKEN},"pid":…,"version":…}
 Each surface's bearer token is minted per run unless the config, a token file or the
-environment fixes it. Logs go to stderr. SIGINT, SIGTERM and SIGHUP shut down the run and
+environment fixes it. Logs go to stderr (--log-level, --log-format, --log-file); with a stateDir,
+every tool call is recorded in <stateDir>/calls.jsonl. SIGINT, SIGTERM and SIGHUP shut down the run and
 every process it started, and so does the exit of the process that started the sidecar
 (the harness), unless --outlive-parent.
 
@@ -78,6 +79,9 @@ run. The operator page still serves on --listen; its address is logged on stderr
       { name: "surface", value: "NAME", help: 'With --stdio: whose tools the session gets (default "default").' },
       { name: "allow-remote", help: "Permit a non-loopback --listen address and foreign Host/Origin headers." },
       { name: "outlive-parent", help: "Keep serving after the process that started `serve` exits (for a launcher that starts the sidecar and exits); stop it with SIGTERM then." },
+      { name: "log-level", value: "LEVEL", help: "error, warn, info (default) or debug (every tool call). Applies to stderr and --log-file." },
+      { name: "log-format", value: "FORMAT", help: "text (default: a line a person reads) or json (one object per line: time, level, event, message, fields)." },
+      { name: "log-file", value: "FILE", complete: "file", help: "Also append the log to FILE." },
     ],
     environment: [
       ["SIDECAR_TOKEN", "The default surface's bearer token (at least 16 characters of A-Z a-z 0-9 . _ ~ + / = -)."],

@@ -19,5 +19,5 @@ export async function withRunTools<T>(settings: RunSettings, runtime: RuntimePri
 /** Said on stderr when a run would serve nothing: a config that only sets `listen` once did, silently. */
 export function noToolWarning(registry: ToolRegistry): string | undefined {
   if (registry.all().length > 0) return undefined;
-  return "sidecar: warning: this run serves no tool: every resource is left out (false) or lacks what its tools need (debug needs a conversation, ask_user a space; vibe tools appear only while vibe mode is on). See docs/config.md.";
+  return "this run serves no tool: every resource is left out (false) or lacks what its tools need (debug needs a conversation, ask_user a space; vibe tools appear only while vibe mode is on). See docs/config.md.";
 }

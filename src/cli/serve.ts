@@ -2,6 +2,7 @@
 // with --stdio, one MCP session over stdin/stdout, until end of input too.
 import type { RunSettings } from "../config/load.ts";
 import { StdioTransport } from "../http/stdio-transport.ts";
+import { ignoreClosedPipes, writeQuietly } from "../log/log-sinks.ts";
 import { closeMemoryToOtherProcesses } from "../platform/non-dumpable.ts";
 import { watchParent } from "../platform/parent-watch.ts";
 import { keepHelperThreadsLow } from "../platform/priority.ts";
@@ -10,6 +11,7 @@ import { readyLine, startRun } from "../run/start.ts";
 import type { Surface } from "../tool/registry.ts";
 import { UsageError, type CliFlags } from "./args.ts";
 import { settingsFromFlags } from "./load-settings.ts";
+import { logFromFlags } from "./log-flags.ts";
 import { noToolWarning } from "./run-tools.ts";
 
 export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives): Promise<number> {
@@ -21,34 +23,33 @@ export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives):
   }
   // Before anything can log: in stdio mode stdout carries MCP messages and nothing else.
   if (flags.stdio) sendConsoleToStderr();
+  // A harness that closed its end of stdout or stderr must not make a write fail the run, least
+  // of all its shutdown: workers and temp state would be left behind.
+  ignoreClosedPipes(process.stdout, process.stderr);
+  const { log, close: closeLog } = logFromFlags(flags);
   const settings = settingsFromFlags(flags);
   const stdioSurface = flags.stdio ? surfaceNamed(settings, flags.surface ?? "default") : undefined;
-  const log = (line: string) => process.stderr.write(`${line}\n`);
   const run = await startRun(settings, runtime, { allowRemote: flags["allow-remote"], log });
   // Under load the runtime's JIT, GC and allocator threads took turns ahead of the main thread.
   const stopLoweringHelpers = keepHelperThreadsLow();
-  let stdio: StdioTransport | undefined;
-  if (stdioSurface) {
-    stdio = new StdioTransport(process.stdin, process.stdout);
-    await run.sessions.attach(stdioSurface, stdio);
-    log(`sidecar: serving ${settings.workdir} over stdio with the tools of surface "${stdioSurface.name}"${run.page ? `; operator page: ${run.page}` : ""}`);
-  } else {
-    process.stdout.write(`${readyLine(run)}\n`);
-    log(`sidecar: serving ${settings.workdir} at ${run.url}`);
-  }
-  const warning = noToolWarning(run.registry);
-  if (warning) log(warning);
+  const stdio = stdioSurface ? new StdioTransport(process.stdin, process.stdout) : undefined;
 
+  // The handlers are in place before the ready line: a harness may send SIGTERM the moment it reads
+  // it, and without a handler that signal ends the process with no shutdown at all.
   const stopped = new Promise<number>((resolve) => {
     let stopping = false;
     let stopWatchingParent = () => {};
     const stop = (reason: string) => {
       if (stopping) return;
       stopping = true;
-      log(`sidecar: ${reason}, shutting down`);
+      log.info("run.stopping", `${reason}, shutting down`, { reason });
       stopLoweringHelpers();
       stopWatchingParent();
-      run.close().then(() => resolve(0));
+      run
+        .close()
+        .then(() => log.info("run.stopped", "stopped"))
+        .then(closeLog)
+        .then(() => resolve(0));
     };
     process.on("SIGINT", () => stop("SIGINT received"));
     process.on("SIGTERM", () => stop("SIGTERM received"));
@@ -58,6 +59,20 @@ export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives):
     stdio?.done.then(() => stop("stdin ended"));
     if (!flags["outlive-parent"]) stopWatchingParent = watchParent(parent, () => stop(`the process that started it (pid ${parent}) exited`));
   });
+  if (stdio && stdioSurface) {
+    await run.sessions.attach(stdioSurface, stdio);
+    log.info("run.serving", `serving ${settings.workdir} over stdio with the tools of surface "${stdioSurface.name}"${run.page ? `; operator page: ${run.page}` : ""}`, {
+      workdir: settings.workdir,
+      surface: stdioSurface.name,
+      page: run.page,
+      record: run.record.path,
+    });
+  } else {
+    writeQuietly(process.stdout, `${readyLine(run)}\n`);
+    log.info("run.serving", `serving ${settings.workdir} at ${run.url}`, { workdir: settings.workdir, url: run.url, record: run.record.path });
+  }
+  const warning = noToolWarning(run.registry);
+  if (warning) log.warn("run.no_tools", warning);
   return stopped;
 }
 

@@ -3,6 +3,7 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { routeError, type RouteErrorCode } from "../answer/route-error.ts";
 import type { HarnessRoute } from "../host/harness-route.ts";
+import type { RunLog } from "../log/log.ts";
 import type { ToolRegistry, Surface } from "../tool/registry.ts";
 import { openedAtOnce } from "./event-stream.ts";
 import { bearerToken, isLoopbackHost, isLoopbackOrigin, isWellFormedHost, matchToken } from "./guard.ts";
@@ -26,6 +27,8 @@ export interface AppOptions {
   /** Skip the loopback Host/Origin checks (only with --allow-remote). */
   allowRemote?: boolean;
   routes?: readonly HarnessRoute[];
+  /** Where an unhandled error is reported. */
+  log?: RunLog;
 }
 
 type Env = { Variables: { surface: SurfaceToken } };
@@ -36,7 +39,9 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
 
   app.onError((error, c) => {
     // A bug in a handler must not take the process down; the client gets an internal error.
-    console.error(`sidecar: unhandled error on ${c.req.method} ${c.req.path}: ${error.stack ?? error}`);
+    const where = `${c.req.method} ${c.req.path}`;
+    if (options.log) options.log.error("http.unhandled", `Unhandled error on ${where}: ${error.stack ?? error}`, { method: c.req.method, path: c.req.path });
+    else console.error(`sidecar: unhandled error on ${where}: ${error.stack ?? error}`);
     return failure(c, 500, "internal_error", "Internal error in the sidecar; the request may be retried.", {}, -32603);
   });
 

@@ -1,15 +1,19 @@
 // tools/call for one session: the request's params checked in words, the tool found for the
 // surface, its context (cancellation, progress, heartbeat) built, and the call counted while it runs.
 import { ErrorCode, type CallToolResult, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { CallReport } from "../activity/call-report.ts";
 import type { ToolContext } from "../tool/define.ts";
 import { invokeTool } from "../tool/invoke.ts";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
 import { CallProgress } from "./call-progress.ts";
 
-/** Told when each tool call starts and ends (the run reclaims memory once none is in flight). */
+/**
+ * Told when each tool call starts and ends: the run reclaims memory once none is in flight, and
+ * records what each call did (activity/call-record.ts).
+ */
 export interface CallActivity {
   callStarted(): void;
-  callEnded(): void;
+  callEnded(report: CallReport): void;
 }
 
 /** What the SDK hands a request handler, as far as a tool call uses it. */
@@ -66,12 +70,27 @@ export function toolCallHandler(deps: ToolCallDeps) {
       progress: (update) => progress.send(update),
       describeWork: (describe) => progress.describeWork(describe),
     };
+    const startedAt = Date.now();
+    const started = performance.now();
     for (const activity of deps.activities) activity.callStarted();
+    let result: CallToolResult = { content: [] };
     try {
-      return await invokeTool(tool, params.arguments, ctx);
+      result = await invokeTool(tool, params.arguments, ctx);
+      return result;
     } finally {
       progress.stop();
-      for (const activity of deps.activities) activity.callEnded();
+      const report: CallReport = {
+        surface: deps.surface.name,
+        tool: tool.name,
+        tier: tool.tier,
+        arguments: params.arguments,
+        result,
+        startedAt,
+        durationMs: performance.now() - started,
+        // A call the client cancelled gets no answer, whatever it returned.
+        cancelled: extra.signal.aborted || (result.structuredContent?.error as { code?: string } | undefined)?.code === "cancelled",
+      };
+      for (const activity of deps.activities) activity.callEnded(report);
       // The SDK sends no answer to a cancelled request, so its response stream stayed open: each
       // held a connection, and under Bun about 255 of them made every later call hang.
       if (extra.signal.aborted) deps.endStream(extra.requestId);

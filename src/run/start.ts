@@ -1,6 +1,9 @@
 // Starts one run: services for its resources, the tool registry, the HTTP app, the listener.
+import { CallRecord } from "../activity/call-record.ts";
 import { createApp } from "../http/app.ts";
 import type { McpSessions } from "../http/session-table.ts";
+import type { CallActivity } from "../http/tool-call.ts";
+import { RunLog } from "../log/log.ts";
 import { isLoopbackHost } from "../http/guard.ts";
 import type { RunSettings } from "../config/load.ts";
 import { ConfigError } from "../config/load.ts";
@@ -20,7 +23,8 @@ export interface StartOptions {
   allowRemote?: boolean;
   /** Tools added beside the catalog's; tests use this to exercise the registry. */
   extraTools?: readonly Tool[];
-  log?: (line: string) => void;
+  /** The run's log (serve's: stderr, --log-file); without one, events go nowhere. */
+  log?: RunLog;
 }
 
 export interface RunningSidecar {
@@ -34,6 +38,9 @@ export interface RunningSidecar {
   services: RunResources;
   /** The run's MCP sessions; `serve --stdio` attaches its one session here. */
   sessions: McpSessions;
+  /** Every call of the run: calls.jsonl in the stateDir, and the recent calls the operator page shows. */
+  record: CallRecord;
+  log: RunLog;
   close(): Promise<void>;
 }
 
@@ -51,7 +58,11 @@ export async function startRun(
   if (!options.allowRemote && !isLoopbackHost(host)) {
     throw new ConfigError(`listen: ${host} is not a loopback address; pass --allow-remote to serve beyond this machine.`);
   }
+  const log = options.log ?? new RunLog();
   const lifecycle = new Lifecycle();
+  // Closed last (closers run newest first): every call has ended and been recorded by then.
+  const record = new CallRecord(settings.stateDir, log);
+  lifecycle.add("call record", () => record.close());
   const shutdown = new AbortController();
   const services = connectResources(settings, runtime, lifecycle);
   const catalog = toolCatalog(services);
@@ -72,12 +83,13 @@ export async function startRun(
     surfaces: settings.surfaces,
     identity: { name: "sidecar", version: VERSION },
     runSignal: shutdown.signal,
-    activity: reclaim,
+    activity: everyOf(reclaim, record),
+    log,
     allowRemote: options.allowRemote,
     routes,
   });
   const listening = await runtime.listen(app.fetch, host, port).catch(async (error: Error) => {
-    await lifecycle.close(options.log);
+    await lifecycle.close(shutdownLog(log));
     // Almost always the address: a port another process holds, or a host this machine does not have.
     throw new ConfigError(
       `listen: could not serve at ${host}:${port} (${error.message.replace(/^Error: /, "")}). Pick another --listen address, or port 0 for any free one.`,
@@ -99,9 +111,23 @@ export async function startRun(
     registry,
     services,
     sessions,
+    record,
+    log,
     close: () => {
       shutdown.abort(); // in-flight calls end first, so nothing waits on a service being stopped
-      return lifecycle.close(options.log);
+      return lifecycle.close(shutdownLog(log));
     },
   };
+}
+
+/** One listener told of every call by each of several. */
+function everyOf(...activities: CallActivity[]): CallActivity {
+  return {
+    callStarted: () => activities.forEach((activity) => activity.callStarted()),
+    callEnded: (report) => activities.forEach((activity) => activity.callEnded(report)),
+  };
+}
+
+function shutdownLog(log: RunLog): (line: string) => void {
+  return (line) => log.warn("shutdown.failed", line);
 }

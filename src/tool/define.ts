@@ -34,6 +34,8 @@ export interface ToolReply<Out> {
   isError?: boolean;
   /** With `isError`: the stable code of the failure (default `failed`); the text is its message. */
   errorCode?: ErrorCode;
+  /** Files this call changed on disk, workspace-relative: the result's `_meta` and the call record name them. */
+  written?: string[];
 }
 
 /**

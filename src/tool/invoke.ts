@@ -16,6 +16,9 @@ import { describeArguments } from "./json-schema.ts";
  */
 export const MAX_ANSWER_TEXT_BYTES = 128 * 1024;
 
+/** Where a result names the files its call changed (`ToolReply.written`). */
+export const WRITTEN_META = "sidecar/written";
+
 /** The message an error's structuredContent repeats, at most; the text content has all of it (a cell's traceback). */
 export const MAX_ERROR_MESSAGE_CHARS = 2_000;
 
@@ -42,7 +45,8 @@ function replyResult(reply: ToolReply<unknown>): CallToolResult {
   // A reply's data matches the tool's outputSchema (run() is typed so); an error reply keeps its
   // fields and adds the error shape, the schema's other branch.
   const data = asRecord(reply.data);
-  if (!reply.isError) return { content, structuredContent: data };
+  const meta = reply.written?.length ? { _meta: { [WRITTEN_META]: reply.written } } : {};
+  if (!reply.isError) return { content, structuredContent: data, ...meta };
   const error = errorShape(reply.errorCode ?? "failed", capValue(reply.text, MAX_ERROR_MESSAGE_CHARS));
   return { content, structuredContent: { ...data, error }, isError: true };
 }

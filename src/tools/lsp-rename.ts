@@ -47,6 +47,7 @@ export function lspRenameTool(services: LanguageServices): Tool {
           edits: outcome.edits,
           diagnostics: { status: outcome.diagnostics.status, new: outcome.diagnostics.new.map((d) => ({ ...d })) },
         },
+        written: outcome.files,
       };
     },
   });

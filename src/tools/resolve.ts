@@ -33,7 +33,7 @@ export function resolveTool(syntax: SyntaxService) {
         ...files.map((f) => `  ${shownPath(f.path)} (${f.replacements} replacement(s))`),
         ...accepted.notes,
       ].join("\n");
-      return { text, data: { edit_id: input.edit_id, action: "accept", files, notes: accepted.notes } };
+      return { text, data: { edit_id: input.edit_id, action: "accept", files, notes: accepted.notes }, written: files.map((f) => f.path) };
     },
   });
 }

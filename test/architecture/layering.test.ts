@@ -19,12 +19,12 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["run"],
   ["http", "tools"],
   ["lsp", "dap", "syntax", "kernel", "questions", "workers"],
-  ["doctor"],
+  ["doctor", "activity"],
   ["host"],
   ["config"],
   ["tool"],
   ["workspace", "process"],
-  ["answer", "platform", "validation", "version.ts"],
+  ["answer", "platform", "validation", "log", "version.ts"],
 ];
 
 function sourceFiles(dir: string): string[] {
