@@ -1,9 +1,10 @@
 // One generation of a worker: its process group started with the brief, watched, bounded and stopped.
 import type { ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, writeFileSync, type WriteStream } from "node:fs";
 import { capText } from "../tool/budget.ts";
 import { killRemains, signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
 import { groupAlive } from "../platform/group-alive.ts";
+import { readRegularFileSync } from "../workspace/regular-file.ts";
 import { OutputTail } from "./output-tail.ts";
 import type { GenerationFiles } from "./worker-store.ts";
 import type { FinalState, GenerationOutcome, StartedBy } from "./worker-record.ts";
@@ -190,9 +191,10 @@ export class WorkerProcess {
     const file = this.launch.files.result;
     if (existsSync(file)) {
       try {
-        return { result: capText(readFileSync(file, "utf8"), RESULT_KEEP_BYTES).text, resultSource: "result file" };
+        return { result: capText(readRegularFileSync(file).toString("utf8"), RESULT_KEEP_BYTES).text, resultSource: "result file" };
       } catch {
-        // unreadable (a directory, no permission): fall back to stdout as if none was written
+        // unreadable (a directory, no permission) or no regular file (a FIFO would block the run's
+        // main thread for good): fall back to stdout as if none was written
       }
     }
     const text = this.stdout.text();

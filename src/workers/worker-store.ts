@@ -1,9 +1,10 @@
 // Worker state on disk, in the run's state directory: one folder per worker, one per generation.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "../config/load.ts";
 import type { WorkerRecord } from "./worker-record.ts";
+import { readRegularFileSync } from "../workspace/regular-file.ts";
 
 export interface GenerationFiles {
   dir: string;
@@ -81,7 +82,7 @@ export class WorkerStore {
     for (const entry of readdirSync(this.root, { withFileTypes: true })) {
       if (!entry.isDirectory()) continue;
       try {
-        const record = JSON.parse(readFileSync(join(this.root, entry.name, "state.json"), "utf8")) as WorkerRecord;
+        const record = JSON.parse(readRegularFileSync(join(this.root, entry.name, "state.json")).toString("utf8")) as WorkerRecord;
         if (record.id === entry.name && Array.isArray(record.history)) records.push(record);
       } catch {
         // a folder without a readable state file is not a worker of ours

@@ -74,6 +74,17 @@ describe("a worker that fails", () => {
 });
 
 describe("a worker that writes a result file", () => {
+  test("a result file made a FIFO is not read (it would block the run): stdout is the result, and the run answers", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, vibeConfig());
+    const client = await t.client();
+    await ok(client, "vibe_spawn", { brief: "fifo-result.sh", label: "fifo" });
+    const done = await ok(client, "vibe_wait", { worker_id: "w1" });
+    expect(done).toMatchObject({ state: "done", result_source: "stdout" });
+    expect(done.result).toContain("the result, on stdout");
+    expect((await ok(client, "vibe_list")).total).toBe(1);
+  });
+
   test("the file, not its stdout, is the result", async () => {
     await using dir = await tempDir();
     await using t = await startTestRun(dir.path, vibeConfig());
