@@ -1,5 +1,4 @@
 // Project checkers for `diagnostics "*"`: run the root's whole-project check and read it into diagnostic rows.
-import { readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { spawnGroup, stopGroup } from "../process/group.ts";
 import type { ProjectChecker, ServerSpec } from "./catalog.ts";
@@ -7,6 +6,7 @@ import { syntaxCheckFlags } from "./compile-flags.ts";
 import { baseEnv, findOnPath, TRUST_HINT, type LaunchContext } from "./launch.ts";
 import type { DiagnosticRow, SourceLines } from "./present.ts";
 import { checkerLaunchFor } from "./server-source.ts";
+import { readRegularFileSync } from "../workspace/regular-file.ts";
 
 /** A whole-project check gets this long before it is stopped and reported as timed out. */
 export const CHECKER_TIMEOUT_MS = 180_000;
@@ -121,7 +121,7 @@ async function runCompileCommands(root: string, ctx: LaunchContext, lines: Sourc
   if (!trusted && !clang) throw new Error(`clang not found on PATH: an untrusted workspace's compile_commands.json gives only flags, never the compiler that runs (install clang, or ${TRUST_HINT})`);
   let entries: { directory: string; file: string; arguments?: string[]; command?: string }[];
   try {
-    entries = JSON.parse(readFileSync(join(root, "compile_commands.json"), "utf8"));
+    entries = JSON.parse(readRegularFileSync(join(root, "compile_commands.json")).toString("utf8")); // a FIFO would block the main thread
   } catch (error) {
     throw new Error(`cannot read compile_commands.json in the root: ${(error as Error).message}`);
   }

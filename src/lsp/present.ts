@@ -1,11 +1,11 @@
 // Turning LSP answers into what a model reads: workspace-relative paths, 1-based lines, the source line.
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Diagnostic, Location, LocationLink } from "vscode-languageserver-protocol";
 import { capValue } from "../tool/budget.ts";
 import { isInside, relativeToWorkdir } from "../workspace/paths.ts";
 import { splitLines } from "./position.ts";
 import { shownPath } from "../workspace/shown-path.ts";
+import { readRegularFileSync } from "../workspace/regular-file.ts";
 
 /** A preview line longer than this is cut (minified files would otherwise flood the answer). */
 const PREVIEW_MAX_CHARS = 200;
@@ -37,7 +37,7 @@ export class SourceLines {
     let lines = this.cache.get(path);
     if (!lines) {
       try {
-        lines = splitLines(readFileSync(path, "utf8"));
+        lines = splitLines(readRegularFileSync(path).toString("utf8")); // a FIFO would block the main thread
       } catch {
         lines = [];
       }

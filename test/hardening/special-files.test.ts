@@ -99,4 +99,22 @@ describe("a FIFO named to a tool", () => {
     }
     expect(failures).toEqual([]);
   }, 6 * REFUSAL_BOUND_MS + 3 * ANSWER_BOUND_MS + 30_000);
+
+  // The project check reads compile_commands.json on the main thread: a FIFO there held every call.
+  test("lsp diagnostics \"*\" with a FIFO compile_commands.json says it cannot read it, and the run answers", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "c/main.c": "int main(void) { return 0; }\n" });
+    const fifo = join(dir.path, "c/compile_commands.json");
+    mkfifo(fifo);
+    await using t = await startTestRun(dir.path, { resources: { parser: {}, languageServers: {} } });
+    const client = await t.client();
+    try {
+      const checked = await within(call(client, "lsp", { action: "diagnostics", file: "*" }), ANSWER_BOUND_MS);
+      expect(checked.text).toContain("cannot read compile_commands.json in the root: it is a FIFO (named pipe), not a regular file");
+      const found = await within(call(client, "ast_grep", { pattern: "return 0", path: "c", language: "c" }));
+      expect(found.text).toContain("c/main.c:1");
+    } finally {
+      releaseReaders([fifo]);
+    }
+  }, 2 * ANSWER_BOUND_MS);
 });
