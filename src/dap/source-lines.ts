@@ -1,6 +1,6 @@
 // The text of a source line for a frame, read once per file per session, and paths shown workspace-relative.
-import { readFileSync } from "node:fs";
 import { isInside, relativeToWorkdir } from "../workspace/paths.ts";
+import { readRegularFileSync } from "../workspace/regular-file.ts";
 import { capValue } from "../tool/budget.ts";
 
 /** A source line longer than this is cut (minified code would flood the report). */
@@ -20,7 +20,7 @@ export class SourceLines {
     if (!this.files.has(path)) {
       let lines: string[] | undefined;
       try {
-        lines = readFileSync(path, "utf8").split(/\r?\n/);
+        lines = readRegularFileSync(path).toString("utf8").split(/\r?\n/); // a FIFO would block the main thread
       } catch {
         lines = undefined; // a frame in a file we cannot read (a runtime's source, a deleted file)
       }
