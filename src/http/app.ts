@@ -34,7 +34,7 @@ export interface AppOptions {
 type Env = { Variables: { surface: SurfaceToken } };
 
 export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpSessions } {
-  const sessions = new McpSessions(options.registry, options.identity, options.runSignal, options.activity);
+  const sessions = new McpSessions(options.registry, options.identity, options.runSignal, options.activity, options.log);
   const app = new Hono<Env>();
 
   app.onError((error, c) => {

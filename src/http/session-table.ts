@@ -6,6 +6,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
 import { SurfaceServers, type ServerIdentity } from "./surface-server.ts";
+import type { RunLog } from "../log/log.ts";
 import type { CallActivity } from "./tool-call.ts";
 import { plainToolsListResponse } from "./tool-list.ts";
 
@@ -34,8 +35,8 @@ export class McpSessions {
   private readonly sessions = new Map<string, McpSession>();
   private readonly servers: SurfaceServers;
 
-  constructor(registry: ToolRegistry, identity: ServerIdentity, runSignal: AbortSignal, runActivity?: CallActivity) {
-    this.servers = new SurfaceServers(registry, identity, runSignal, runActivity);
+  constructor(registry: ToolRegistry, identity: ServerIdentity, runSignal: AbortSignal, runActivity?: CallActivity, log?: RunLog) {
+    this.servers = new SurfaceServers(registry, identity, runSignal, runActivity, log);
   }
 
   get size(): number {

@@ -6,7 +6,9 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { z } from "zod";
+import type { RunLog } from "../log/log.ts";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
+import { offerLogging } from "./mcp-log.ts";
 import { toolCallHandler, type CallActivity } from "./tool-call.ts";
 import { ToolListCache } from "./tool-list.ts";
 
@@ -50,6 +52,8 @@ export class SurfaceServers {
     private readonly runSignal: AbortSignal,
     /** Hears every session's calls start and end (the run's idle reclaim). */
     private readonly runActivity?: CallActivity,
+    /** The run's log, offered to clients that set a logging level. */
+    private readonly log?: RunLog,
   ) {
     this.lists = new ToolListCache(registry);
     this.unsubscribe = registry.onChange(() => {
@@ -61,9 +65,10 @@ export class SurfaceServers {
   async connect(surface: Surface, transport: Transport, hooks: SessionHooks = {}): Promise<Server> {
     const server = new Server(this.identity, {
       jsonSchemaValidator: NO_ELICITATION,
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, ...(this.log ? { logging: {} } : {}) },
       instructions: INSTRUCTIONS,
     });
+    const stopLogging = this.log ? offerLogging(server, surface, this.log) : () => {};
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.lists.described(surface) }));
     // Registered past the Server's own tools/call wrapper, whose check of the params would answer a
     // malformed call with a schema dump before ours could word it.
@@ -81,6 +86,7 @@ export class SurfaceServers {
     const closed = server.onclose;
     server.onclose = () => {
       this.open.delete(server);
+      stopLogging();
       closed?.();
     };
     this.open.add(server);
