@@ -61,14 +61,15 @@ describe("tools/list", () => {
     await sessions.closeAll();
   });
 
-  test("a request the SDK would refuse gets the SDK's refusal: unsupported protocol version, missing Accept, a batch", async () => {
+  test("a request the SDK would refuse gets the SDK's refusal: unsupported protocol version, an Accept naming neither form, a batch", async () => {
     const { app, sessions, open } = setUp();
     const session = await open(full);
     const list = { jsonrpc: "2.0", id: 3, method: "tools/list" };
     const badVersion = await app.request(post(full.token, list, session, { "Mcp-Protocol-Version": "1999-01-01" }));
     expect(badVersion.status).toBe(400);
     expect(await badVersion.text()).toContain("Unsupported protocol version");
-    const noAccept = await app.request(post(full.token, list, session, { Accept: "application/json" }));
+    // Accepting JSON alone is answered in JSON (json-answer.test.ts); accepting neither form is refused.
+    const noAccept = await app.request(post(full.token, list, session, { Accept: "text/plain" }));
     expect(noAccept.status).toBe(406);
     const batch = await app.request(post(full.token, [list], session));
     expect(batch.headers.get("content-type")).toContain("text/event-stream"); // answered by the SDK, as a stream
