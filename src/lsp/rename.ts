@@ -11,6 +11,7 @@ import { pathOfUri } from "./present.ts";
 import { locate } from "./queries.ts";
 import type { LanguageServices } from "./service.ts";
 import { planWorkspaceEdit } from "./workspace-edit.ts";
+import { shownPath } from "../workspace/shown-path.ts";
 
 export interface RenameOutcome {
   files: string[];
@@ -68,7 +69,7 @@ export async function renameSymbol(
     if (error instanceof FolderSwapped) {
       const moved = error.paths.map((p) => relativeToWorkdir(services.workdir, p));
       throw new ToolFailure(
-        `The rename was not applied and nothing was written: a folder on the way to ${moved.join(", ")} was replaced by a symlink while the rename ran. Check the tree and run lsp_rename again.`,
+        `The rename was not applied and nothing was written: a folder on the way to ${moved.map(shownPath).join(", ")} was replaced by a symlink while the rename ran. Check the tree and run lsp_rename again.`,
         { moved },
       );
     }

@@ -222,7 +222,7 @@ export class LanguageServerSupervisor {
     const chosen = [...this.entries.values()].filter((e) => root === undefined || e.root === root);
     return Promise.all(
       chosen.map(async (entry) => {
-        const name = `${entry.spec.id} (${relativeToWorkdir(this.workdir, entry.root)})`;
+        const name = `${entry.spec.id} (${shownPath(relativeToWorkdir(this.workdir, entry.root))})`;
         const wasRunning = entry.client?.alive ?? false;
         const client = entry.client;
         entry.client = undefined;

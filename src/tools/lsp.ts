@@ -108,7 +108,7 @@ async function answer(services: LanguageServices, args: Input, signal: AbortSign
       return need("file") === "*" ? projectCheck(services, signal) : fileDiagnostics(services, args.file!, signal);
     case "status": {
       const rows = await supervisor.status();
-      const lines = rows.map((r) => `${r.server.padEnd(10)} ${(r.root ?? "-").padEnd(16)} ${r.state}${r.reason ? ` — ${r.reason}` : ""}`);
+      const lines = rows.map((r) => `${r.server.padEnd(10)} ${(r.root ? shownPath(r.root) : "-").padEnd(16)} ${r.state}${r.reason ? ` — ${r.reason}` : ""}`);
       return { text: lines.join("\n"), data: { action, results: rows.map((r) => ({ ...r })) } };
     }
     case "reload": {

@@ -11,6 +11,7 @@ import { lstat, open, readlink, rename, symlink, unlink } from "node:fs/promises
 import { basename, dirname } from "node:path";
 import { specialKind } from "./regular-file.ts";
 import { FolderMoved, writeFolders, type WriteFolder, type WriteFolders } from "./write-folders.ts";
+import { shownPath } from "./shown-path.ts";
 
 export interface FileChange {
   /** Absolute path. */
@@ -29,9 +30,9 @@ export class AtomicWriteError extends Error {
     readonly unrestored: string[],
   ) {
     super(
-      `Writing ${failedPath} failed (${cause.message}); ` +
+      `Writing ${shownPath(failedPath)} failed (${cause.message}); ` +
         (unrestored.length > 0
-          ? `restoring ${unrestored.join(", ")} failed too, so those files hold the new content.`
+          ? `restoring ${unrestored.map(shownPath).join(", ")} failed too, so those files hold the new content.`
           : restored.length > 0
             ? `the ${restored.length} file(s) already written were restored, so nothing changed.`
             : "no file had been written yet, so nothing changed."),
@@ -43,7 +44,7 @@ export class AtomicWriteError extends Error {
 export class FolderSwapped extends Error {
   override name = "FolderSwapped";
   constructor(readonly paths: string[]) {
-    super(`a folder on the way to ${paths.join(", ")} was replaced by a symlink after the path was checked, so nothing was written`);
+    super(`a folder on the way to ${paths.map(shownPath).join(", ")} was replaced by a symlink after the path was checked, so nothing was written`);
   }
 }
 

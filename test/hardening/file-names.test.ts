@@ -60,6 +60,23 @@ describe("a file name with a newline and a bidi override", () => {
     expectEscaped(afterWrite.text);
   }, 180_000); // pyright starts and analyses first: slow on a loaded machine
 
+  test("lsp status and reload show a project folder so named escaped", async () => {
+    await using dir = await tempDir();
+    const folder = FORGED.replace(/\.py$/, "");
+    await dir.write({ [`${folder}/pyproject.toml`]: "", [`${folder}/a.py`]: "x = 1\n" });
+    await using t = await startTestRun(dir.path, { resources: { languageServers: {} } });
+    const client = await t.client();
+    const status = await call(client, "lsp", { action: "status" }); // starts the root's server, so reload restarts it
+    expect(status.isError).toBe(false);
+    expect(status.text).toContain(shownPath(folder));
+    expect(status.text.split("\n").filter((line) => line.startsWith("SYSTEM NOTE"))).toEqual([]);
+    expect(status.text).not.toContain("\u202E");
+    const reloaded = await call(client, "lsp", { action: "reload" });
+    expect(reloaded.isError).toBe(false);
+    expect(reloaded.text).toContain(`(${shownPath(folder)}): restarted`);
+    expect(reloaded.text.split("\n").filter((line) => line.startsWith("SYSTEM NOTE"))).toEqual([]);
+  }, 180_000); // pyright starts twice: slow on a loaded machine
+
   test("debug (breakpoints, launch, stack) shows it escaped", async () => {
     await using dir = await tempDir();
     await dir.write({ "pyproject.toml": "", [FORGED]: "x = 1\nprint(x)\n" });
