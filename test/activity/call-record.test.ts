@@ -132,7 +132,7 @@ describe("the record's file", () => {
     expect(readFileSync(path, "utf8")).toBe('{"id":1}\n{"id":2,"tool":"ls\n{"id":3}\n');
   });
 
-  test("a real sidecar killed with SIGKILL leaves every call it answered as a whole line", async () => {
+  test("a real sidecar killed with SIGKILL mid-traffic leaves whole lines: every recorded call, in order, none cut", async () => {
     await using dir = await tempDir();
     await using state = await tempDir("sidecar-state-test-");
     await dir.write({ "a.py": "x = 1\n" });
@@ -142,9 +142,13 @@ describe("the record's file", () => {
     const client = await sidecar.connect();
     const answered = 40;
     for (let i = 0; i < answered; i++) await client.callTool({ name: "ast_grep", arguments: { pattern: `$X = ${i}`, language: "python" } });
-    // Calls still arriving as it dies: some of these may be recorded, none half-written.
+    // The record is written in the background, never holding an answer back: wait until the answered
+    // calls are on disk (a loaded machine may take a while), then kill it with calls still arriving.
+    const recordPath = join(state.path, CALL_RECORD_FILE);
+    while (!existsSync(recordPath) || readFileSync(recordPath, "utf8").split("\n").length <= answered) await Bun.sleep(10);
+    // Some of these may be recorded, none half-written.
     for (let i = 0; i < 20; i++) void client.callTool({ name: "ast_grep", arguments: { pattern: "$X", language: "python" } }).catch(() => {});
-    await Bun.sleep(50);
+    await Bun.sleep(5);
     sidecar.child.kill("SIGKILL");
     await new Promise((resolve) => sidecar.child.once("exit", resolve));
     const text = readFileSync(join(state.path, CALL_RECORD_FILE), "utf8");
