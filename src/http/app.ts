@@ -7,7 +7,8 @@ import type { RunLog } from "../log/log.ts";
 import type { ToolRegistry, Surface } from "../tool/registry.ts";
 import { openedAtOnce } from "./event-stream.ts";
 import { bearerToken, isLoopbackHost, isLoopbackOrigin, isWellFormedHost, matchToken } from "./guard.ts";
-import { acceptingBoth, acceptsOnlyJson, asJsonAnswer } from "./json-answer.ts";
+import { acceptsOnlyJson, asJsonAnswer } from "./json-answer.ts";
+import { negotiatedVersion, requestForSdk, resume } from "./resumable-streams.ts";
 import { McpSessions, type McpSession, type ServerIdentity } from "./session-table.ts";
 import type { CallActivity } from "./tool-call.ts";
 
@@ -92,6 +93,8 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
   app.on(["GET", "DELETE"], "/mcp", async (c) => {
     const session = sessionFor(c, sessions);
     if (session instanceof Response) return session;
+    const lastEventId = c.req.method === "GET" ? c.req.header("last-event-id") : undefined;
+    if (lastEventId !== undefined) return openedAtOnce(await resume(session, c.req.raw, lastEventId));
     return openedAtOnce(await session.transport.handleRequest(c.req.raw));
   });
 
@@ -103,20 +106,19 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
       return jsonRpcError(c, 400, -32700, "Parse error: the request body is not valid JSON.");
     }
     const onlyJson = acceptsOnlyJson(c.req.header("accept"));
-    const request = onlyJson ? acceptingBoth(c.req.raw) : c.req.raw;
     const answer = async (session: McpSession) => {
-      const response = await session.transport.handleRequest(request, { parsedBody: body });
+      const response = await session.transport.handleRequest(requestForSdk(c.req.raw, session, onlyJson), { parsedBody: body });
       return onlyJson ? asJsonAnswer(response) : openedAtOnce(response);
     };
     if (c.req.header("mcp-session-id") === undefined && isInitialize(body)) {
       if (!sessions.makeRoom(c.get("surface"))) {
         return jsonRpcError(c, 503, -32000, "Too many of this token's MCP sessions have a call running; wait for one to finish, or close one (DELETE /mcp), and retry.");
       }
-      return answer(await sessions.open(c.get("surface")));
+      return answer(await sessions.open(c.get("surface"), negotiatedVersion(body)));
     }
     const session = sessionFor(c, sessions);
     if (session instanceof Response) return session;
-    return sessions.answerToolsList(session, body, request.headers) ?? answer(session);
+    return sessions.answerToolsList(session, body, c.req.raw.headers, onlyJson) ?? answer(session);
   });
 
   app.notFound((c) => routeError(404, "not_found", `No route ${c.req.method} ${c.req.path}. The MCP endpoint is /mcp.`));

@@ -17,13 +17,6 @@ export function acceptsOnlyJson(accept: string | null | undefined): boolean {
   return types.some((type) => type === "application/json" || type === "application/*" || type === "*/*");
 }
 
-/** The same request, its Accept header naming both forms, as the SDK's transport requires. */
-export function acceptingBoth(request: Request): Request {
-  const headers = new Headers(request.headers);
-  headers.set("accept", "application/json, text/event-stream");
-  return new Request(request.url, { method: request.method, headers, signal: request.signal });
-}
-
 /**
  * The SDK's answer as JSON: an event stream is read to its end and its responses kept (one object,
  * or an array for a batch). Notifications in it (progress) are dropped: such a client cannot take

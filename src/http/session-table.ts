@@ -8,6 +8,8 @@ import type { Surface, ToolRegistry } from "../tool/registry.ts";
 import { SurfaceServers, type ServerIdentity } from "./surface-server.ts";
 import type { RunLog } from "../log/log.ts";
 import type { CallActivity } from "./tool-call.ts";
+import { EventLog } from "./event-log.ts";
+import { endCancelledStream, RETRY_MS, type ResumableSession } from "./resumable-streams.ts";
 import { plainToolsListResponse } from "./tool-list.ts";
 
 export type { ServerIdentity } from "./surface-server.ts";
@@ -21,10 +23,9 @@ export type { ServerIdentity } from "./surface-server.ts";
  */
 export const MAX_SESSIONS_PER_SURFACE = 256;
 
-export interface McpSession {
+export interface McpSession extends ResumableSession {
   surface: Surface;
   server: Server;
-  transport: WebStandardStreamableHTTPServerTransport;
   /** When a request last arrived for it (ms since epoch). */
   lastUsed: number;
   /** Tool calls running in it; a session with one is never evicted. */
@@ -75,8 +76,9 @@ export class McpSessions {
   }
 
   /** A new session for an initialize request; it is kept once the transport assigns its id. */
-  async open(surface: Surface): Promise<McpSession> {
+  async open(surface: Surface, protocolVersion: string): Promise<McpSession> {
     let session: McpSession; // set below, before any request reaches the transport
+    const events = new EventLog();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void this.sessions.set(id, session),
@@ -84,12 +86,14 @@ export class McpSessions {
         this.sessions.delete(id);
         void session.server.close();
       },
+      eventStore: events,
+      retryInterval: RETRY_MS,
     });
     const server = await this.servers.connect(surface, transport, {
       activity: { callStarted: () => session.callsInFlight++, callEnded: () => session.callsInFlight-- },
-      endStream: (requestId) => transport.closeSSEStream(requestId),
+      endStream: (requestId) => endCancelledStream(session, requestId),
     });
-    session = { surface, server, transport, lastUsed: Date.now(), callsInFlight: 0 };
+    session = { surface, server, transport, events, protocolVersion, lastUsed: Date.now(), callsInFlight: 0 };
     return session;
   }
 
@@ -102,9 +106,9 @@ export class McpSessions {
   }
 
   /** A plain tools/list request answered from the surface's cached, serialized list; undefined for anything else. */
-  answerToolsList(session: McpSession, body: unknown, headers: Headers): Response | undefined {
+  answerToolsList(session: McpSession, body: unknown, headers: Headers, onlyJson: boolean): Response | undefined {
     const id = session.transport.sessionId;
-    return id === undefined ? undefined : plainToolsListResponse(body, headers, id, this.servers.lists.json(session.surface), SUPPORTED_PROTOCOL_VERSIONS);
+    return id === undefined ? undefined : plainToolsListResponse(body, headers, id, this.servers.lists.json(session.surface), SUPPORTED_PROTOCOL_VERSIONS, onlyJson);
   }
 
   async closeAll(): Promise<void> {

@@ -51,10 +51,12 @@ export function plainToolsListResponse(
   sessionId: string,
   listJson: string,
   protocolVersions: readonly string[],
+  /** The client accepts JSON but no event stream (json-answer.ts): JSON is its answer too. */
+  onlyJson = false,
 ): Response | undefined {
   if (!isPlainToolsList(body)) return undefined;
   const accept = headers.get("accept") ?? "";
-  if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
+  if (!onlyJson && (!accept.includes("application/json") || !accept.includes("text/event-stream"))) return undefined;
   if (headers.get("content-type")?.split(";")[0]!.trim().toLowerCase() !== "application/json") return undefined;
   const version = headers.get("mcp-protocol-version");
   if (version !== null && !protocolVersions.includes(version)) return undefined;

@@ -1,0 +1,91 @@
+// One session's recent event-stream messages, so that a client whose connection dropped can resume
+// a stream with Last-Event-ID and get what it missed (the SDK's EventStore). Bounded: what a
+// reconnecting client needs is the tail of a call still running, or the answer it just missed.
+import type { EventStore } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+
+/** Events kept per stream: the newest, and always a stream's answer (progress beyond this is old news). */
+export const MAX_EVENTS_PER_STREAM = 100;
+/** Answered streams kept per session, newest first, for a client that missed an answer. */
+export const MAX_SETTLED_STREAMS = 16;
+/** How long an answered stream stays resumable: a client reconnects within its retry delay, or backs off to 30 s. */
+export const SETTLED_KEPT_MS = 60_000;
+
+export interface LoggedEvent {
+  id: string;
+  message: JSONRPCMessage;
+}
+
+interface StreamLog {
+  events: LoggedEvent[];
+  /** When its answer was sent or its call cancelled; undefined while it may still get events. */
+  settledAt?: number;
+}
+
+export class EventLog implements EventStore {
+  private readonly streams = new Map<string, StreamLog>();
+  private sequence = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+    const id = `${streamId}.${++this.sequence}`;
+    const log = this.streams.get(streamId) ?? { events: [] };
+    this.streams.set(streamId, log);
+    log.events.push({ id, message });
+    // The oldest event goes, never the answer, which comes last.
+    if (log.events.length > MAX_EVENTS_PER_STREAM) log.events.splice(0, 1);
+    if (isAnswer(message)) this.settle(streamId);
+    return id;
+  }
+
+  async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
+    return streamOf(eventId);
+  }
+
+  /** Replays the stream's events after `lastEventId` (what is still kept of them); the SDK then carries on with the stream. */
+  async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
+    for (const event of this.eventsAfter(lastEventId) ?? []) await send(event.id, event.message);
+    return streamOf(lastEventId) ?? "";
+  }
+
+  /** The events of `lastEventId`'s stream that came after it; undefined when the stream is not (or no longer) kept. */
+  eventsAfter(lastEventId: string): LoggedEvent[] | undefined {
+    const streamId = streamOf(lastEventId);
+    const log = streamId === undefined ? undefined : this.streams.get(streamId);
+    if (!log) return undefined;
+    const after = sequenceOf(lastEventId);
+    // A priming event has no message to replay: its id only marks where the stream began.
+    return log.events.filter((event) => sequenceOf(event.id) > after && Object.keys(event.message).length > 0);
+  }
+
+  /** The stream will get no more events (answered, or its call cancelled); it stays resumable for a while. */
+  settle(streamId: string): void {
+    const log = this.streams.get(streamId);
+    if (!log || log.settledAt !== undefined) return;
+    log.settledAt = this.now();
+    this.forgetOldSettled();
+  }
+
+  private forgetOldSettled(): void {
+    const settled = [...this.streams].filter(([, log]) => log.settledAt !== undefined);
+    const cutoff = this.now() - SETTLED_KEPT_MS;
+    settled.forEach(([streamId, log], index) => {
+      if (log.settledAt! < cutoff || index < settled.length - MAX_SETTLED_STREAMS) this.streams.delete(streamId);
+    });
+  }
+}
+
+/** The stream an event id belongs to: ids are `<stream>.<sequence>`. */
+export function streamOf(eventId: string): string | undefined {
+  const dot = eventId.lastIndexOf(".");
+  return dot > 0 && Number.isInteger(Number(eventId.slice(dot + 1))) ? eventId.slice(0, dot) : undefined;
+}
+
+function sequenceOf(eventId: string): number {
+  return Number(eventId.slice(eventId.lastIndexOf(".") + 1));
+}
+
+function isAnswer(message: JSONRPCMessage): boolean {
+  return "id" in message && ("result" in message || "error" in message);
+}
