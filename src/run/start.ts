@@ -95,9 +95,6 @@ export async function startRun(
       `listen: could not serve at ${host}:${port} (${error.message.replace(/^Error: /, "")}). Pick another --listen address, or port 0 for any free one.`,
     );
   });
-  // The first search should not wait for the tree-sitter runtime to load in each parse worker, but
-  // the ready line need not either: the workers' start took CPU from the main thread's.
-  services.syntax?.prewarm();
   lifecycle.add("mcp sessions", () => sessions.closeAll());
   lifecycle.add("listener", () => listening.close());
   const shownHost = host.includes(":") ? `[${host}]` : host;

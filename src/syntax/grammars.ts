@@ -41,7 +41,7 @@ export class GrammarLoader {
     }
     let loading = this.languages.get(id);
     if (!loading) {
-      loading = this.initRuntime().then(async () => Language.load(await this.source.grammarBytes(id)));
+      loading = this.loadRuntime().then(async () => Language.load(await this.source.grammarBytes(id)));
       // A failure is kept: the bytes are embedded, so a retry would fail the same way.
       this.languages.set(id, loading);
     }
@@ -55,7 +55,8 @@ export class GrammarLoader {
     return parser;
   }
 
-  private initRuntime(): Promise<void> {
+  /** Compiles the tree-sitter runtime (once); grammars load after it. */
+  loadRuntime(): Promise<void> {
     this.runtime ??= this.source.runtimeWasmBytes().then((wasmBinary) => Parser.init({ wasmBinary }));
     return this.runtime;
   }

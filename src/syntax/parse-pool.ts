@@ -1,5 +1,6 @@
 // Spreads search jobs over parse workers (one per core), each file always routed to the same
 // worker so its cached tree is found again; falls back to the main thread when workers cannot start.
+// Workers start on the first search, not with the run: an idle run holds no parse thread or heap.
 // A directory is walked in a worker too, which also compiles the pattern once for the whole search:
 // the main thread, where every request waits its turn, only routes files.
 import type { GrammarSource } from "../host/runtime.ts";
@@ -71,6 +72,8 @@ export class ParsePool {
   private runtimeWasm: Uint8Array | undefined;
   /** Which worker holds each file's cached tree. */
   private readonly homes = new Map<string, number>();
+  /** Grammars being unpacked for workers, by language. */
+  private readonly unpacking = new Map<string, Promise<Uint8Array>>();
   /** Why workers are not used, when they are not (reported by doctor and the tool's stats). */
   fallbackReason: string | undefined;
 
@@ -95,6 +98,9 @@ export class ParsePool {
     const { scope, language, ...search } = job;
     const slots = await this.startWorkers();
     if (slots.length === 0 || this.fallbackReason !== undefined) return this.runInThread(job, signal, progress);
+    // Every worker starts loading the grammar now, while one compiles the pattern and walks: the
+    // others would otherwise compile it only once their share arrives, after the walk.
+    if (language !== undefined) for (const slot of slots) void this.sendGrammars(slot, [language]).catch(() => {});
     let files: FileRef[];
     let oversized = 0;
     const patterns = new Map<string, Pattern>();
@@ -226,11 +232,6 @@ export class ParsePool {
     });
   }
 
-  /** Starts the workers ahead of the first query (the tree-sitter runtime takes a moment to load). */
-  prewarm(): void {
-    void this.startWorkers();
-  }
-
   async close(): Promise<void> {
     this.closing = true;
     this.inThread?.close();
@@ -256,13 +257,7 @@ export class ParsePool {
    */
   private async send(slot: WorkerSlot, message: Extract<ToWorker, { type: "list" | "list-all" | "compile" | "job" }>, signal?: AbortSignal): Promise<FromWorker> {
     await slot.ready;
-    const needed = message.type === "job" ? [message.job.language] : message.type === "list" ? [message.language] : message.type === "compile" ? message.languages : [];
-    for (const language of needed) {
-      if (slot.grammars.has(language)) continue;
-      const bytes = await this.options.source.grammarBytes(language);
-      slot.worker.postMessage({ type: "grammar", id: language, bytes } satisfies ToWorker);
-      slot.grammars.add(language);
-    }
+    await this.sendGrammars(slot, message.type === "job" ? [message.job.language] : message.type === "list" ? [message.language] : message.type === "compile" ? message.languages : []);
     const cancel = () => {
       slot.worker.postMessage({ type: "cancel", id: message.id } satisfies ToWorker);
       slot.pending.get(message.id)?.reject(new SearchCancelled());
@@ -280,6 +275,32 @@ export class ParsePool {
       // with listeners lives while a source can still abort), and with it this job's file list.
       signal?.removeEventListener("abort", cancel);
     }
+  }
+
+  /** Posts `slot` the grammars it does not hold yet, in order (a message sent after them finds them there). */
+  private async sendGrammars(slot: WorkerSlot, languages: readonly string[]): Promise<void> {
+    await slot.ready;
+    for (const language of languages) {
+      if (slot.grammars.has(language)) continue;
+      const worker = slot.worker;
+      const bytes = await this.grammarBytes(language);
+      if (slot.grammars.has(language) || slot.worker !== worker) continue;
+      worker.postMessage({ type: "grammar", id: language, bytes } satisfies ToWorker);
+      slot.grammars.add(language);
+    }
+  }
+
+  /**
+   * A grammar's bytes, unpacked once for all the workers that ask at the same time (it is not kept:
+   * an idle run holds no unpacked grammar).
+   */
+  private grammarBytes(language: string): Promise<Uint8Array> {
+    let bytes = this.unpacking.get(language);
+    if (!bytes) {
+      bytes = this.options.source.grammarBytes(language).finally(() => this.unpacking.delete(language));
+      this.unpacking.set(language, bytes);
+    }
+    return bytes;
   }
 
   private startWorkers(): Promise<WorkerSlot[]> {

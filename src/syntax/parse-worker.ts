@@ -42,9 +42,13 @@ self.onmessage = (event) => {
       runtimeWasm = message.runtimeWasm;
       searcher = new FileSearcher((id) => loader.parser(id), new ParseCache(message.cacheChars));
       self.postMessage({ type: "ready" });
+      // Workers start with the first search, which waits on this: the runtime compiles meanwhile.
+      void loader.loadRuntime().catch(() => {});
       return;
     case "grammar":
       grammarBytes.set(message.id, message.bytes);
+      // Compiled ahead of the job that needs it (a failure surfaces there).
+      void loader.language(message.id).catch(() => {});
       return;
     case "cancel":
       cancelled.add(message.id);

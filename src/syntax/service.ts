@@ -77,11 +77,6 @@ export class SyntaxService {
     });
   }
 
-  /** Starts parse workers now rather than on the first query. */
-  prewarm(): void {
-    this.pool.prewarm();
-  }
-
   /** The run is idle: parse workers collect their garbage (each holds its own heap). */
   collectGarbage(): void {
     this.pool.collectGarbage();
