@@ -12,8 +12,15 @@ const option = v.strictObject({
     v.trim(),
     v.minLength(1, "an option label is empty; give every option a short label"),
     v.maxLength(200, "an option label is longer than 200 characters; keep labels short and put detail in description"),
+    v.description("A short label, unique among the options; the answer names the chosen labels."),
   ),
-  description: v.optional(v.pipe(v.string("expected the option description as a string"), v.maxLength(1_000, "an option description is longer than 1000 characters"))),
+  description: v.optional(
+    v.pipe(
+      v.string("expected the option description as a string"),
+      v.maxLength(1_000, "an option description is longer than 1000 characters"),
+      v.description("What choosing this option means, shown under its label."),
+    ),
+  ),
 });
 
 const askInput = v.pipe(
@@ -23,18 +30,32 @@ const askInput = v.pipe(
       v.trim(),
       v.minLength(1, "the question is empty; ask a full question"),
       v.maxLength(2_000, "the question is longer than 2000 characters; put background in context"),
+      v.description("The question, in full (at most 2000 characters); background goes in context."),
     ),
-    context: v.optional(v.pipe(v.string("expected context as a string"), v.maxLength(8_000, "context is longer than 8000 characters"))),
+    context: v.optional(
+      v.pipe(
+        v.string("expected context as a string"),
+        v.maxLength(8_000, "context is longer than 8000 characters"),
+        v.description("What the operator needs to know to answer, shown with the question (at most 8000 characters)."),
+      ),
+    ),
     options: v.optional(
       v.pipe(
         v.array(option, "expected options as a list of {label, description?}"),
         v.minLength(1, "options is empty; omit it and set allow_free_text: true for an open question"),
         v.maxLength(MAX_OPTIONS, `more than ${MAX_OPTIONS} options; offer at most ${MAX_OPTIONS} (group or narrow them)`),
         v.check((options) => uniqueLabels(options), "option labels must be unique (ignoring case); rename or merge the duplicates"),
+        v.description("1-10 answers to choose from; omit them for an open question (then set allow_free_text)."),
       ),
     ),
-    allow_free_text: v.optional(v.boolean("expected allow_free_text as true or false"), false),
-    multi_select: v.optional(v.boolean("expected multi_select as true or false"), false),
+    allow_free_text: v.optional(
+      v.pipe(v.boolean("expected allow_free_text as true or false"), v.description("Let the operator type an answer; needed when there are no options.")),
+      false,
+    ),
+    multi_select: v.optional(
+      v.pipe(v.boolean("expected multi_select as true or false"), v.description("Let the operator choose several of the options (needs options).")),
+      false,
+    ),
   }),
   v.check(
     (input) => (input.options?.length ?? 0) > 0 || input.allow_free_text,

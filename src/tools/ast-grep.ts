@@ -18,7 +18,7 @@ export function astGrepTool(syntax: SyntaxService) {
       path: pathArg,
       language: languageArg,
       max_results: v.optional(
-        v.pipe(v.number("expected a whole number"), v.integer("expected a whole number"), v.minValue(1), v.maxValue(1000), v.description("Default 50.")),
+        v.pipe(v.number("expected a whole number"), v.integer("expected a whole number"), v.minValue(1), v.maxValue(1000), v.description("How many matches to show (default 50, at most 1000); the total is always counted.")),
       ),
     }),
     output: v.object({

@@ -49,17 +49,67 @@ const REQUIRED: Partial<Record<Operation, readonly string[]>> = {
 
 const input = v.pipe(
   v.strictObject({
-    operation: v.picklist(OPERATIONS, `expected operation as one of ${OPERATIONS.join(", ")}`),
-    file: v.optional(v.pipe(v.string("expected file as a path"), v.minLength(1, "expected a file path"))),
-    lines: v.optional(v.array(v.pipe(v.number(), v.integer("expected whole line numbers"), v.minValue(1, "lines are 1-based")), "expected lines as a list of numbers")),
-    program: v.optional(v.pipe(v.string("expected program as a path"), v.minLength(1, "expected a program path"))),
-    args: v.optional(v.array(v.string("expected each program argument as a string"), "expected args as a list of strings")),
-    adapter: v.optional(v.picklist(ADAPTER_IDS, `expected adapter as one of ${ADAPTER_IDS.join(", ")}`)),
-    port: v.optional(v.pipe(v.number("expected port as a number"), v.integer(), v.minValue(1, "expected a port 1-65535"), v.maxValue(65535, "expected a port 1-65535"))),
-    thread_id: v.optional(id("thread_id")),
-    frame_id: v.optional(id("frame_id")),
-    reference: v.optional(id("reference")),
-    expression: v.optional(v.pipe(v.string("expected expression as a string"), v.minLength(1, "expected a non-empty expression"))),
+    operation: v.pipe(
+      v.picklist(OPERATIONS, `expected operation as one of ${OPERATIONS.join(", ")}`),
+      v.description("What to do; the tool's description gives the usual flow and the arguments each operation takes."),
+    ),
+    file: v.optional(
+      v.pipe(
+        v.string("expected file as a path"),
+        v.minLength(1, "expected a file path"),
+        v.description("With breakpoints: the source file (workspace-relative) whose breakpoints lines replaces."),
+      ),
+    ),
+    lines: v.optional(
+      v.pipe(
+        v.array(v.pipe(v.number(), v.integer("expected whole line numbers"), v.minValue(1, "lines are 1-based")), "expected lines as a list of numbers"),
+        v.description("With breakpoints: the 1-based lines of file to stop at, replacing its earlier ones; [] clears them."),
+      ),
+    ),
+    program: v.optional(
+      v.pipe(
+        v.string("expected program as a path"),
+        v.minLength(1, "expected a program path"),
+        v.description("With launch: what to debug, workspace-relative: a .py file, a Go package directory or .go file, or a compiled binary."),
+      ),
+    ),
+    args: v.optional(
+      v.pipe(
+        v.array(v.string("expected each program argument as a string"), "expected args as a list of strings"),
+        v.description("With launch: the program's command-line arguments."),
+      ),
+    ),
+    adapter: v.optional(
+      v.pipe(
+        v.picklist(ADAPTER_IDS, `expected adapter as one of ${ADAPTER_IDS.join(", ")}`),
+        v.description("With launch or attach: the debug adapter to use; by default launch picks it from the program, attach the only usable one."),
+      ),
+    ),
+    port: v.optional(
+      v.pipe(
+        v.number("expected port as a number"),
+        v.integer(),
+        v.minValue(1, "expected a port 1-65535"),
+        v.maxValue(65535, "expected a port 1-65535"),
+        v.description("With attach: the local port on which the debuggee already listens (the tool's description gives each adapter's command)."),
+      ),
+    ),
+    thread_id: v.optional(
+      v.pipe(id("thread_id"), v.description("With continue, pause, step_over, step_in, step_out, stack: the thread (from threads or a stop report); default the stopped one.")),
+    ),
+    frame_id: v.optional(
+      v.pipe(id("frame_id"), v.description("With scopes (needed) or evaluate: a frame id from stack, valid until the next continue or step; evaluate defaults to the top frame.")),
+    ),
+    reference: v.optional(
+      v.pipe(id("reference"), v.description("With variables: a variables reference from scopes or variables, valid until the next continue or step.")),
+    ),
+    expression: v.optional(
+      v.pipe(
+        v.string("expected expression as a string"),
+        v.minLength(1, "expected a non-empty expression"),
+        v.description("With evaluate: an expression in the program's language, evaluated in frame_id's frame."),
+      ),
+    ),
   }),
   v.check(
     (args) => missingFor(args).length === 0,

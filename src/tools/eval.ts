@@ -10,7 +10,11 @@ import description from "./eval.txt" with { type: "text" };
 const DESCRIPTION_WORDS = { min: 3, max: 15 };
 
 const input = v.strictObject({
-  code: v.pipe(v.string("expected the cell's code as a string"), v.maxLength(1_000_000, "expected a cell under 1 MB of code")),
+  code: v.pipe(
+    v.string("expected the cell's code as a string"),
+    v.maxLength(1_000_000, "expected a cell under 1 MB of code"),
+    v.description("The cell: Python (with IPython idioms such as %pip and !cmd) or JavaScript/TypeScript source, under 1 MB."),
+  ),
   description: v.pipe(
     v.string("expected a short description (5-10 words) of what the cell does"),
     v.trim(),
@@ -18,9 +22,13 @@ const input = v.strictObject({
       const words = text.split(/\s+/).filter(Boolean).length;
       return words >= DESCRIPTION_WORDS.min && words <= DESCRIPTION_WORDS.max;
     }, "expected 5-10 words (3 to 15 accepted) saying what the cell does, e.g. \"load sales.csv and show its columns\""),
+    v.description('5-10 words saying what the cell does, shown as its label, e.g. "load sales.csv and show its columns".'),
   ),
-  language: v.optional(v.picklist(["python", "javascript"], 'expected "python" or "javascript"'), "python"),
-  reset: v.optional(v.boolean("expected reset as true or false"), false),
+  language: v.optional(
+    v.pipe(v.picklist(["python", "javascript"], 'expected "python" or "javascript"'), v.description("The kernel to run the cell in; javascript runs TypeScript too.")),
+    "python",
+  ),
+  reset: v.optional(v.pipe(v.boolean("expected reset as true or false"), v.description("true discards the kernel and all its state before the cell runs.")), false),
 });
 
 const output = v.object({

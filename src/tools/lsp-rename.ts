@@ -8,11 +8,25 @@ import description from "./lsp-rename.txt" with { type: "text" };
 import { shownPath } from "../workspace/shown-path.ts";
 
 const input = v.strictObject({
-  file: v.pipe(v.string("expected a workspace-relative path"), v.minLength(1, "expected a path, got an empty string")),
-  line: v.pipe(v.number("expected a 1-based line number"), v.integer("expected a whole line number"), v.minValue(1, "lines are 1-based")),
-  symbol: v.pipe(v.string("expected the identifier as written on the line"), v.minLength(1, "expected an identifier, got an empty string")),
+  file: v.pipe(
+    v.string("expected a workspace-relative path"),
+    v.minLength(1, "expected a path, got an empty string"),
+    v.description("Workspace-relative path of a file where the symbol is written (its declaration or any use)."),
+  ),
+  line: v.pipe(
+    v.number("expected a 1-based line number"),
+    v.integer("expected a whole line number"),
+    v.minValue(1, "lines are 1-based"),
+    v.description("1-based line of file on which symbol is written."),
+  ),
+  symbol: v.pipe(
+    v.string("expected the identifier as written on the line"),
+    v.minLength(1, "expected an identifier, got an empty string"),
+    v.description("The symbol's name as written on line, never a column; name#2 for its second occurrence on that line."),
+  ),
   new_name: v.pipe(
     v.string("expected the new name"),
+    v.description("The new name: an identifier (letters, digits and _, not starting with a digit)."),
     // Servers differ: gopls and clangd refuse `1abc`, tsserver and pyright write it. Which
     // characters a name may hold depends on the language; renameSymbol checks that.
     v.regex(/^#?[\p{L}_$][\p{L}\p{N}_$]*$/u, "expected an identifier: letters, digits and _, not starting with a digit"),

@@ -24,11 +24,36 @@ const HOVER_MAX_BYTES = 8_000;
 const ACTIONS = ["diagnostics", "definition", "type_definition", "implementation", "references", "hover", "symbols", "code_actions", "status", "reload"] as const;
 
 const input = v.strictObject({
-  action: v.picklist(ACTIONS, `expected one of ${ACTIONS.join(", ")}`),
-  file: v.optional(v.pipe(v.string("expected a workspace-relative path"), v.minLength(1, "expected a path, got an empty string"))),
-  line: v.optional(v.pipe(v.number("expected a 1-based line number"), v.integer("expected a whole line number"), v.minValue(1, "lines are 1-based"))),
-  symbol: v.optional(v.pipe(v.string("expected the identifier as written on the line"), v.minLength(1, "expected an identifier, got an empty string"))),
-  query: v.optional(v.pipe(v.string("expected a search text"), v.minLength(1, "expected a search text, got an empty string"))),
+  action: v.pipe(v.picklist(ACTIONS, `expected one of ${ACTIONS.join(", ")}`), v.description("What to ask; the tool's description lists the arguments each action takes.")),
+  file: v.optional(
+    v.pipe(
+      v.string("expected a workspace-relative path"),
+      v.minLength(1, "expected a path, got an empty string"),
+      v.description('Workspace-relative path of the file asked about ("*" with diagnostics: the project checker for every root). With symbols and query: which project\'s server searches; with reload: whose root restarts.'),
+    ),
+  ),
+  line: v.optional(
+    v.pipe(
+      v.number("expected a 1-based line number"),
+      v.integer("expected a whole line number"),
+      v.minValue(1, "lines are 1-based"),
+      v.description("1-based line of file on which symbol is written (definition, type_definition, implementation, references, hover, code_actions)."),
+    ),
+  ),
+  symbol: v.optional(
+    v.pipe(
+      v.string("expected the identifier as written on the line"),
+      v.minLength(1, "expected an identifier, got an empty string"),
+      v.description("The identifier as written on line, never a column; name#2 for its second occurrence on that line."),
+    ),
+  ),
+  query: v.optional(
+    v.pipe(
+      v.string("expected a search text"),
+      v.minLength(1, "expected a search text, got an empty string"),
+      v.description("With symbols: the name (or part of it) to search the workspace's symbols for."),
+    ),
+  ),
 });
 
 const row = v.record(v.string(), v.unknown());

@@ -13,7 +13,10 @@ export function resolveTool(syntax: SyntaxService) {
     description,
     input: v.strictObject({
       edit_id: v.pipe(v.string("expected an edit id such as \"edit_1\""), v.description("From ast_edit's (proposed) answer.")),
-      action: v.picklist(["accept", "discard"], "expected \"accept\" or \"discard\""),
+      action: v.pipe(
+        v.picklist(["accept", "discard"], "expected \"accept\" or \"discard\""),
+        v.description("accept writes every file of the edit (all or none; refused if one changed since it was staged); discard drops it, writing nothing."),
+      ),
     }),
     output: v.object({
       edit_id: v.string(),

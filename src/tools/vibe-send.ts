@@ -16,7 +16,12 @@ export function vibeSendTool(roster: WorkerRoster) {
     description,
     input: v.strictObject({
       worker_id: workerIdInput,
-      message: v.pipe(v.string("expected the message as a string"), v.trim(), v.minLength(1, "expected a message for the worker")),
+      message: v.pipe(
+        v.string("expected the message as a string"),
+        v.trim(),
+        v.minLength(1, "expected a message for the worker"),
+        v.description("Appended to the worker's brief; the worker then runs again as a new generation (a running one is stopped first)."),
+      ),
     }),
     output: v.object({
       worker_id: v.string(),

@@ -17,14 +17,25 @@ export function vibeSpawnTool(roster: WorkerRoster) {
     hints: { readOnly: false, destructive: false },
     description,
     input: v.strictObject({
-      brief: v.pipe(v.string("expected the brief as a string"), v.trim(), v.minLength(1, "expected a brief saying what the worker should do")),
+      brief: v.pipe(
+        v.string("expected the brief as a string"),
+        v.trim(),
+        v.minLength(1, "expected a brief saying what the worker should do"),
+        v.description("Everything the worker needs: goal, files, constraints, how to report. It sees nothing of this conversation."),
+      ),
       label: v.pipe(
         v.string("expected a short label as a string"),
         v.trim(),
         v.minLength(1, "expected a label of a few words"),
         v.maxLength(MAX_LABEL_CHARS, `expected a label of at most ${MAX_LABEL_CHARS} characters`),
+        v.description(`A few words naming the task (at most ${MAX_LABEL_CHARS} characters), shown in vibe_list.`),
       ),
-      tier: v.optional(v.picklist(WORKER_TIERS, `expected tier "fast" or "good"`)),
+      tier: v.optional(
+        v.pipe(
+          v.picklist(WORKER_TIERS, `expected tier "fast" or "good"`),
+          v.description("fast (the default) for mechanical work with a clear spec; good for design, judgement or review. Omitted: fast, or the run's only tier."),
+        ),
+      ),
     }),
     output: v.object({
       worker_id: v.string(),

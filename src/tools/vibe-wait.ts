@@ -26,6 +26,7 @@ export function vibeWaitTool(roster: WorkerRoster) {
           v.number("expected timeout_seconds as a number"),
           v.gtValue(0, "expected timeout_seconds above 0"),
           v.maxValue(MAX_WAIT_SECONDS, `expected timeout_seconds of at most ${MAX_WAIT_SECONDS}; call vibe_wait again to wait longer`),
+          v.description(`How long to wait (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}); running out is no error: the answer says the worker is still running.`),
         ),
         DEFAULT_WAIT_SECONDS,
       ),

@@ -13,6 +13,7 @@ export const RESULT_SHOWN_BYTES = 8 * 1024;
 export const workerIdInput = v.pipe(
   v.string("expected the worker id as a string, e.g. \"w1\""),
   v.regex(/^\s*\S+\s*$/, 'expected a worker id like "w1" (vibe_list shows them)'),
+  v.description('The worker\'s id, as vibe_spawn answered it ("w1"); vibe_list shows them all.'),
 );
 
 export const workerSummary = v.object({
