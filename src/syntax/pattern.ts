@@ -163,13 +163,21 @@ function metaMatcher(metaChar: string): (text: string) => PatternNode | undefine
  */
 function firstBrokenNode(node: Node, meta: (text: string) => PatternNode | undefined): Node | undefined {
   if (!node.hasError && !node.isMissing) return undefined;
-  if (node.isMissing) return node.previousSibling && meta(node.previousSibling.text) ? undefined : node;
-  if (node.isError) return meta(node.text) ? undefined : node;
+  if (node.isMissing) return node.previousSibling && isRun(meta(node.previousSibling.text)) ? undefined : node;
+  if (node.isError) return isRun(meta(node.text)) ? undefined : node;
   for (const child of node.children) {
     const broken = firstBrokenNode(child, meta);
     if (broken) return broken;
   }
   return undefined;
+}
+
+/**
+ * Only a `$$$` run is tolerated where the grammar cannot place it: a single `$F` in an ERROR is code
+ * that does not parse (`defer $F($$$A)` in JavaScript), which ast-grep accepts and never matches.
+ */
+function isRun(node: PatternNode | undefined): boolean {
+  return node?.kind === "meta" && node.multi;
 }
 
 function describeBreak(node: Node, start: number, fragment: string): string {

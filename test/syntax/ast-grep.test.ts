@@ -143,6 +143,29 @@ describe("ast_grep matches by syntax", () => {
     expect(r.text).toContain("expression");
   });
 
+  // ast-grep 0.51 accepts `defer $F($$$A)` in these languages (its parse has an ERROR around `$F`)
+  // and silently matches nothing; only a `$$$` run may sit where the grammar cannot place it.
+  test.each([
+    ["javascript", "a.js"],
+    ["typescript", "a.ts"],
+    ["python", "a.py"],
+  ])("a single metavariable the %s grammar cannot place is refused, not searched", async (language, file) => {
+    await using dir = await tempDir();
+    await dir.write({ [file]: "defer(foo(1));\nfoo(2);\n", "b.go": "package main\nfunc f() { defer foo(1) }\n" });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const r = await call(client, "ast_grep", { pattern: "defer $F($$$A)", language });
+    expect(r.isError).toBe(true);
+    expect((r.data.error as { code: string }).code).toBe("invalid_pattern");
+    expect(r.text).toContain(`does not parse as ${language} in any context`);
+    expect(r.text).toContain('statement: unexpected syntax at "$F($$$A)"');
+    // Go has the statement: there it is found, and the other language is named as not searched.
+    const all = await call(client, "ast_grep", { pattern: "defer $F($$$A)" });
+    expect(all.isError).toBe(false);
+    expect((all.data.matches as Array<{ path: string }>).map((m) => m.path)).toEqual(["b.go"]);
+    expect((all.data.notes as string[])[0]).toContain(`the pattern does not parse as ${language} (1 file(s))`);
+  });
+
   test("language: inferred from a file, checked against the grammars", async () => {
     await using dir = await tempDir();
     await dir.write({ "src/a.rs": "fn main() { foo(1); }\n" });
