@@ -48,7 +48,10 @@ export async function locate(supervisor: LanguageServerSupervisor, file: string,
   if (line > lines.length) throw new ToolFailure(`${file} has ${lines.length} lines; line ${line} does not exist.`);
   const column = resolveSymbolColumn(lines[line - 1]!, symbol, line);
   const bare = symbol.replace(/#\d+$/, "");
-  return { workdir: supervisor.workdir, handle, path, document, position: { line: line - 1, character: column.character }, length: lines[line - 1]!.startsWith(bare, column.character) ? bare.length : symbol.length };
+  // On a sigil-prefixed name ($VERSION, $gap, $name) the position is its first letter: the
+  // Dockerfile server resolves nothing on the `$`, and every server resolves the letter.
+  const sigil = bare.length > 1 && bare.startsWith("$") ? 1 : 0;
+  return { workdir: supervisor.workdir, handle, path, document, position: { line: line - 1, character: column.character + sigil }, length: lines[line - 1]!.startsWith(bare, column.character) ? bare.length - sigil : symbol.length };
 }
 
 export async function navigate(target: Target, action: keyof typeof NAVIGATION_METHODS, signal?: AbortSignal): Promise<PlaceRow[]> {
@@ -192,6 +195,8 @@ const OFFERED_ACTIONS = [
 
 /** A server that does not offer the action (sql-language-server has no hover) is said to, with what it does offer. */
 function requireProvider(client: LanguageServerClient, provider: keyof LanguageServerClient["capabilities"], action: string): void {
+  const unanswered = client.spec.unanswered?.[action as keyof NonNullable<typeof client.spec.unanswered>];
+  if (unanswered) throw new ToolFailure(`The ${client.spec.id} server does not answer ${action.replace("_", " ")}: ${unanswered}.`);
   if (client.capabilities[provider]) return;
   const offered = OFFERED_ACTIONS.filter(([, p]) => client.capabilities[p]).map(([name]) => name);
   const instead = offered.length ? `It offers ${offered.join(", ")}.` : "It offers none of definition, references, hover or symbols; diagnostics still work.";
