@@ -118,20 +118,15 @@ function serverEnv(spec: ServerSpec, ctx: LaunchContext): NodeJS.ProcessEnv {
 }
 
 /**
- * A JavaScript file run by the sidecar's Bun. Bun reads bunfig.toml (whose `preload` runs code) and
- * .env from its working directory, the root: it is pointed at an empty config and no env file.
- * The preload keeps stdout for the protocol and, untrusted, guards the workspace; forked Bun
- * processes inherit the flags.
+ * A JavaScript file run by the sidecar's Bun, through ownBunCommand: it starts in the root, and Bun
+ * would read the root's bunfig.toml (whose `preload` runs code) and .env. The preload keeps stdout
+ * for the protocol and, untrusted, guards the workspace; it and --no-install reach every Bun process
+ * the server starts (tsserver), as ownBunCommand's own flags do.
  */
 function bunScript(script: string, args: string[], env: NodeJS.ProcessEnv, ctx: LaunchContext): Omit<ProgramLaunch, "source"> {
-  const bun = ctx.provisioner.bun!;
-  const files = ctx.provisioner.files();
+  const run = ctx.provisioner.bun!.command([script, ...args], ["--no-install", "--preload", ctx.provisioner.preload()]);
   const guarded = ctx.trust !== "workspace";
-  return {
-    command: bun.command,
-    args: ["--no-env-file", `--config=${files.bunfig}`, "--no-install", "--preload", files.preload, script, ...args],
-    env: { ...env, ...bun.env, ...(guarded ? { SIDECAR_GUARD_WORKDIR: ctx.workdir } : {}) },
-  };
+  return { command: run.command, args: run.args, env: { ...env, ...run.env, ...(guarded ? { SIDECAR_GUARD_WORKDIR: ctx.workdir } : {}) } };
 }
 
 /**

@@ -27,10 +27,11 @@ beforeAll(async () => {
   await project.write({ ...TS_PROJECT, ...PY_PROJECT });
 });
 
+// Removing two installs (about 60 MB) under load outlasts bun's 5 s default for a hook.
 afterAll(async () => {
   await project?.[Symbol.asyncDispose]();
   await cache?.[Symbol.asyncDispose]();
-});
+}, 60_000);
 
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { PATH: _path, NPM_CONFIG_REGISTRY: _a, BUN_CONFIG_REGISTRY: _b, npm_config_registry: _c, ...rest } = process.env;

@@ -27,3 +27,21 @@ test("a script run with the sidecar's Bun in a checkout reads neither its bunfig
   expect(JSON.parse(plain.stdout)).toEqual({ env: "yes" });
   expect(existsSync(preloaded)).toBe(true);
 });
+
+test("a Bun process the script forks with an execArgv of its own reads neither either (tsserver's case)", async () => {
+  await using dir = await tempDir();
+  const preloaded = join(dir.path, "preloaded");
+  await dir.write({
+    "evil.ts": `require("node:fs").writeFileSync(${JSON.stringify(preloaded)}, "ran");\n`,
+    "bunfig.toml": 'preload = ["./evil.ts"]\n',
+    ".env": "CHECKOUT_CHOSE=yes\n",
+    // typescript-language-server forks tsserver so: `execArgv: []` drops the flags it was started with.
+    "server.js": 'const child = require("node:child_process").fork("./child.js", [], { execArgv: [], stdio: "inherit" });\nchild.on("exit", (code) => process.exit(code ?? 1));\n',
+    "child.js": "console.log(JSON.stringify({ env: process.env.CHECKOUT_CHOSE ?? null }));\n",
+  });
+  const { command, args, env } = ownBunCommand(["server.js"]);
+  const run = spawnSync(command, args, { cwd: dir.path, env: { ...process.env, ...env }, encoding: "utf8" });
+  expect(run.status).toBe(0);
+  expect(JSON.parse(run.stdout)).toEqual({ env: null });
+  expect(existsSync(preloaded)).toBe(false);
+});

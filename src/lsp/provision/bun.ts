@@ -1,10 +1,14 @@
 // The JavaScript runtime and package manager the sidecar installs and runs npm servers with: its own Bun.
 import { findExecutable, pathOf } from "../../platform/executables.ts";
+import { ownBunCommand, type OwnBunCommand } from "../../platform/own-bun.ts";
 
 export interface BunRuntime {
-  command: string;
-  /** Set on every Bun the sidecar starts: the compiled sidecar then acts as Bun itself. */
-  env: Record<string, string>;
+  /**
+   * How to run `bunArgs` (a script, or `install`) with this Bun. Always by ownBunCommand: Bun reads
+   * no bunfig.toml (whose `preload` runs code) and no .env from the folder it starts in, which for a
+   * language server is the checkout; `inherited` flags reach every Bun process it starts, too.
+   */
+  command(bunArgs: readonly string[], inherited?: readonly string[]): OwnBunCommand;
   /** For messages: "the sidecar's own Bun" or the path found on PATH. */
   description: string;
 }
@@ -14,9 +18,9 @@ export interface BunRuntime {
  * the runtime running it is Bun already. Under Node or Deno, a `bun` on PATH serves.
  */
 export function sidecarBun(env: NodeJS.ProcessEnv = process.env): BunRuntime | undefined {
-  if (process.versions.bun) return { command: process.execPath, env: { BUN_BE_BUN: "1" }, description: "the sidecar's own Bun" };
+  if (process.versions.bun) return { command: ownBunCommand, description: "the sidecar's own Bun" };
   const onPath = findExecutable("bun", { path: pathOf(env) });
-  return onPath ? { command: onPath, env: {}, description: onPath } : undefined;
+  return onPath ? { command: (bunArgs, inherited) => ({ ...ownBunCommand(bunArgs, inherited), command: onPath }), description: onPath } : undefined;
 }
 
 export const NO_BUN = "installing and running npm language servers needs Bun: run the compiled sidecar (or from source under Bun), or put bun on PATH";

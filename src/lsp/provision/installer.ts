@@ -75,9 +75,9 @@ async function runBunInstall(staging: string, plan: InstallPlan, options: Instal
   const what = Object.entries(plan.packages).map(([name, version]) => `${name} ${version}`).join(" + ");
   onProgress(`installing ${what} from the npm registry (${registryOf()})…`);
   // Bun's download cache lives in the staging folder and goes with it: nothing is written outside the cache.
-  const env = { ...process.env, ...bun.env, BUN_INSTALL_CACHE_DIR: join(staging, ".download") };
-  const args = ["install", "--frozen-lockfile", "--ignore-scripts", "--production", "--no-progress", "--no-summary"];
-  const child = spawnGroup(bun.command, args, { cwd: staging, env, stdio: ["ignore", "pipe", "pipe"] });
+  const run = bun.command(["install", "--frozen-lockfile", "--ignore-scripts", "--production", "--no-progress", "--no-summary"]);
+  const env = { ...process.env, ...run.env, BUN_INSTALL_CACHE_DIR: join(staging, ".download") };
+  const child = spawnGroup(run.command, run.args, { cwd: staging, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString("utf8")).slice(-OUTPUT_KEPT_BYTES);

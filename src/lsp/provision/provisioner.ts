@@ -11,18 +11,12 @@ import preloadSource from "./server.preload.js" with { type: "text" };
 
 export type InstallPolicy = "auto" | "never";
 
-/** Files every npm server is started with: an empty Bun config (so a checkout's bunfig.toml is never read) and the preload (server.preload.js). */
-export interface RuntimeFiles {
-  bunfig: string;
-  preload: string;
-}
-
 export class ServerProvisioner {
   readonly cache: ServerCache;
   private readonly installs = new Map<string, Promise<string>>();
   private readonly listeners = new Set<(message: string) => void>();
   private readonly shutdown = new AbortController();
-  private runtimeFiles?: RuntimeFiles;
+  private preloadPath?: string;
 
   constructor(
     cacheDir: string,
@@ -74,12 +68,13 @@ export class ServerProvisioner {
   }
 
   /**
-   * The empty bunfig.toml and the preload script, written once into the cache (or, when the cache is
-   * read-only, into a private temporary folder: never a guessable path another user could plant).
+   * The preload every npm server starts with (server.preload.js), written once into the cache (or,
+   * when the cache is read-only or its path has a space, which BUN_OPTIONS cannot carry, into a
+   * private temporary folder: never a guessable path another user could plant).
    */
-  files(): RuntimeFiles {
-    this.runtimeFiles ??= writeRuntimeFiles(join(this.cache.root, ".runtime")) ?? writeRuntimeFiles(mkdtempSync(join(tmpdir(), "sidecar-runtime-")))!;
-    return this.runtimeFiles;
+  preload(): string {
+    this.preloadPath ??= (/\s/.test(this.cache.root) ? undefined : writePreload(join(this.cache.root, ".runtime"))) ?? writePreload(mkdtempSync(join(tmpdir(), "sidecar-runtime-")))!;
+    return this.preloadPath;
   }
 
   /** Stops installs in progress (each removes its staging folder). */
@@ -92,13 +87,12 @@ export class ServerProvisioner {
   }
 }
 
-function writeRuntimeFiles(dir: string): RuntimeFiles | undefined {
-  const files = { preload: join(dir, `server-preload-${sha256(preloadSource).slice(0, 12)}.js`), bunfig: join(dir, "bunfig.toml") };
+function writePreload(dir: string): string | undefined {
+  const path = join(dir, `server-preload-${sha256(preloadSource).slice(0, 12)}.js`);
   try {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(files.preload, preloadSource);
-    writeFileSync(files.bunfig, "# Empty on purpose: servers the sidecar runs never read a checkout's bunfig.toml.\n");
-    return files;
+    writeFileSync(path, preloadSource);
+    return path;
   } catch {
     return undefined;
   }
