@@ -144,6 +144,7 @@ export const NPM_SERVERS: readonly ServerSpec[] = [
       tsserver: { useSyntaxServer: "never", path: "{{module:typescript/lib/tsserver.js}}" },
       plugins: [{ name: "@vue/typescript-plugin", location: "{{module:@vue/typescript-plugin}}", languages: ["vue"] }],
     },
+    unanswered: { symbols: 'tsserver gives no outline of a .vue file; symbols with a query searches its names, e.g. {"action": "symbols", "query": "count", "file": "src/App.vue"}' },
     npm: {
       packages: { "@vue/typescript-plugin": "3.3.11", "typescript-language-server": TYPESCRIPT_LANGUAGE_SERVER, typescript: TYPESCRIPT },
       entry: "typescript-language-server/lib/cli.mjs",

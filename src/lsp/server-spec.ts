@@ -70,6 +70,8 @@ export interface ServerSpec {
    * push, the type errors a moment later): its diagnostics are pulled, which is exact for a version.
    */
   pullsUnannounced?: boolean;
+  /** Actions the server announces but answers with nothing, and what to do instead: refused, never "none found". */
+  unanswered?: Readonly<Partial<Record<"definition" | "references" | "hover" | "symbols", string>>>;
   /** Answers to the server's `workspace/configuration` requests, by section ("yaml", "css"). */
   settings?: Record<string, unknown>;
   checker?: ProjectChecker;
