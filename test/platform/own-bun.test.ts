@@ -5,19 +5,32 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ownBunCommand } from "../../src/platform/own-bun.ts";
-import { tempDir } from "../helpers/temp-dir.ts";
+import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
 
-test("a script run with the sidecar's Bun in a checkout reads neither its bunfig.toml nor its .env", async () => {
-  await using dir = await tempDir();
+/** A checkout whose bunfig.toml preload writes `preloaded` and whose .env sets CHECKOUT_CHOSE, with `scripts`. */
+async function checkout(dir: TempDir, scripts: Record<string, string>): Promise<string> {
   const preloaded = join(dir.path, "preloaded");
   await dir.write({
     "evil.ts": `require("node:fs").writeFileSync(${JSON.stringify(preloaded)}, "ran");\n`,
     "bunfig.toml": 'preload = ["./evil.ts"]\n',
     ".env": "CHECKOUT_CHOSE=yes\n",
-    "server.js": "console.log(JSON.stringify({ env: process.env.CHECKOUT_CHOSE ?? null }));\n",
+    ...scripts,
   });
+  return preloaded;
+}
+
+/** `server.js` run in the checkout as the sidecar runs a script with its own Bun. */
+function runOwnBun(dir: TempDir) {
   const { command, args, env } = ownBunCommand(["server.js"]);
-  const run = spawnSync(command, args, { cwd: dir.path, env: { ...process.env, ...env }, encoding: "utf8" });
+  return spawnSync(command, args, { cwd: dir.path, env: { ...process.env, ...env }, encoding: "utf8" });
+}
+
+const PRINT_ENV = "console.log(JSON.stringify({ env: process.env.CHECKOUT_CHOSE ?? null }));\n";
+
+test("a script run with the sidecar's Bun in a checkout reads neither its bunfig.toml nor its .env", async () => {
+  await using dir = await tempDir();
+  const preloaded = await checkout(dir, { "server.js": PRINT_ENV });
+  const run = runOwnBun(dir);
   expect(run.status).toBe(0);
   expect(JSON.parse(run.stdout)).toEqual({ env: null });
   expect(existsSync(preloaded)).toBe(false);
@@ -30,17 +43,12 @@ test("a script run with the sidecar's Bun in a checkout reads neither its bunfig
 
 test("a Bun process the script forks with an execArgv of its own reads neither either (tsserver's case)", async () => {
   await using dir = await tempDir();
-  const preloaded = join(dir.path, "preloaded");
-  await dir.write({
-    "evil.ts": `require("node:fs").writeFileSync(${JSON.stringify(preloaded)}, "ran");\n`,
-    "bunfig.toml": 'preload = ["./evil.ts"]\n',
-    ".env": "CHECKOUT_CHOSE=yes\n",
+  const preloaded = await checkout(dir, {
     // typescript-language-server forks tsserver so: `execArgv: []` drops the flags it was started with.
     "server.js": 'const child = require("node:child_process").fork("./child.js", [], { execArgv: [], stdio: "inherit" });\nchild.on("exit", (code) => process.exit(code ?? 1));\n',
-    "child.js": "console.log(JSON.stringify({ env: process.env.CHECKOUT_CHOSE ?? null }));\n",
+    "child.js": PRINT_ENV,
   });
-  const { command, args, env } = ownBunCommand(["server.js"]);
-  const run = spawnSync(command, args, { cwd: dir.path, env: { ...process.env, ...env }, encoding: "utf8" });
+  const run = runOwnBun(dir);
   expect(run.status).toBe(0);
   expect(JSON.parse(run.stdout)).toEqual({ env: null });
   expect(existsSync(preloaded)).toBe(false);
