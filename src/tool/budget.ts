@@ -28,14 +28,15 @@ export interface CappedText {
 /**
  * Bounds text to about `maxBytes` (UTF-8), keeping the head and the tail — the start says what
  * ran, the end says how it finished — with a marker naming how much was cut between them.
+ * `missing`: bytes already left out in the middle of `text` (only a file's ends were read).
  */
-export function capText(text: string, maxBytes: number): CappedText {
+export function capText(text: string, maxBytes: number, missing = 0): CappedText {
   const bytes = Buffer.from(text, "utf8");
-  if (bytes.length <= maxBytes) return { text, cutBytes: 0 };
+  if (bytes.length <= maxBytes && missing === 0) return { text, cutBytes: 0 };
   const half = Math.floor(maxBytes / 2);
   const head = bytes.subarray(0, half).toString("utf8").replace(/\uFFFD$/, "");
   const tail = bytes.subarray(bytes.length - half).toString("utf8").replace(/^\uFFFD/, "");
-  const cutBytes = bytes.length - Buffer.byteLength(head) - Buffer.byteLength(tail);
+  const cutBytes = missing + bytes.length - Buffer.byteLength(head) - Buffer.byteLength(tail);
   return { text: `${head}\n… ${cutBytes} bytes cut …\n${tail}`, cutBytes };
 }
 

@@ -4,7 +4,7 @@ import { createWriteStream, existsSync, mkdirSync, writeFileSync, type WriteStre
 import { capText } from "../tool/budget.ts";
 import { killRemains, signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
 import { groupAlive } from "../platform/group-alive.ts";
-import { readRegularFileSync } from "../workspace/regular-file.ts";
+import { readRegularFileEndsSync } from "../workspace/regular-file.ts";
 import { OutputTail } from "./output-tail.ts";
 import type { GenerationFiles } from "./worker-store.ts";
 import type { FinalState, GenerationOutcome, StartedBy } from "./worker-record.ts";
@@ -191,7 +191,7 @@ export class WorkerProcess {
     const file = this.launch.files.result;
     if (existsSync(file)) {
       try {
-        return { result: capText(readRegularFileSync(file).toString("utf8"), RESULT_KEEP_BYTES).text, resultSource: "result file" };
+        return { result: resultText(file), resultSource: "result file" };
       } catch {
         // unreadable (a directory, no permission) or no regular file (a FIFO would block the run's
         // main thread for good): fall back to stdout as if none was written
@@ -200,6 +200,16 @@ export class WorkerProcess {
     const text = this.stdout.text();
     return text === "" ? { result: "", resultSource: "none" } : { result: text, resultSource: "stdout" };
   }
+}
+
+/**
+ * A result file's text, cut to RESULT_KEEP_BYTES (head and tail) as capText cuts: only its ends are
+ * read, so a worker that wrote gigabytes (or truncated the file to 3 GB) cannot stall the run.
+ */
+function resultText(file: string): string {
+  const { head, tail, size } = readRegularFileEndsSync(file, RESULT_KEEP_BYTES);
+  if (tail.length === 0) return capText(head.toString("utf8"), RESULT_KEEP_BYTES).text;
+  return capText(`${head.toString("utf8")}${tail.toString("utf8")}`, RESULT_KEEP_BYTES, size - head.length - tail.length).text;
 }
 
 /** True while a live process of the child's group remains (the leader itself has been reaped). */

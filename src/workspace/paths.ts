@@ -1,8 +1,8 @@
 // The one place a tool's path argument is turned into a real path, refused if it leaves the workdir.
-import { closeSync, lstatSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, lstatSync, realpathSync, statSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { ToolFailure } from "../answer/failure.ts";
-import { openRegularFile, openRegularFileSync, specialKind } from "./regular-file.ts";
+import { openRegularFile, openRegularFileSync, readOpened, readOpenedSync, specialKind } from "./regular-file.ts";
 
 export class PathOutsideWorkdir extends ToolFailure {
   constructor(given: string, why: string) {
@@ -84,13 +84,14 @@ function existsNoFollow(path: string): boolean {
  * `root`: a path swapped for a symlink out between the check and this read is refused, not read.
  * The opened file must be the one its real path names (same device and inode), so swapping the
  * link back right after the open does not pass either. `root` must be a real path (the config's
- * workdir is one). Anything but a regular file is refused (NotARegularFile) without blocking.
+ * workdir is one). Anything but a regular file is refused (NotARegularFile) without blocking, and
+ * so is a file too large to hold (FileTooLarge).
  */
 export function readFileInside(root: string, path: string): Buffer {
   const { fd, info } = openRegularFileSync(path);
   try {
     refuseUnlessInside(root, path, info);
-    return readFileSync(fd);
+    return readOpenedSync(fd, info);
   } finally {
     closeSync(fd);
   }
@@ -101,7 +102,7 @@ export async function readFileInsideAsync(root: string, path: string): Promise<B
   const { handle, info } = await openRegularFile(path);
   try {
     refuseUnlessInside(root, path, info);
-    return await handle.readFile();
+    return await readOpened(handle, info);
   } finally {
     await handle.close();
   }

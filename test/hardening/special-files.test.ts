@@ -1,9 +1,11 @@
 // Nothing wedges on a special file: a FIFO in the workdir named to a tool used to block the thread
 // that opened it until a writer came (both of Bun's pool threads, after two such calls), and every
 // later lsp and resolve call hung for the rest of the run. Each entry point that takes a path must
-// refuse a FIFO at once with a sentence, and the run must still answer afterwards.
+// refuse a FIFO at once with a sentence, and the run must still answer afterwards. A huge file wedges
+// the same way: a 3 GB sparse file (one `truncate`, no disk space) took 40 s of the main thread and
+// 3 GB of memory to read, so it is refused before it is read.
 import { describe, expect, test } from "bun:test";
-import { constants, closeSync, openSync, rmSync } from "node:fs";
+import { constants, closeSync, openSync, rmSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
@@ -117,4 +119,45 @@ describe("a FIFO named to a tool", () => {
       releaseReaders([fifo]);
     }
   }, 2 * ANSWER_BOUND_MS);
+});
+
+describe("a huge file (3 GB, sparse) named to a tool", () => {
+  test("every entry point refuses it at once with its size, and the run still answers afterwards", async () => {
+    await using dir = await tempDir();
+    // pyright would read the huge files itself: it is told to leave huge/ alone (the sidecar is tested, not the server).
+    await dir.write({
+      "pyproject.toml": '[tool.pyright]\nexclude = ["huge", "c"]\n',
+      "ok.py": "value = 1\nprint(value)\n",
+      "sub/inner.py": "x = 1\n",
+      "huge/staged.py": "y = 1\n",
+      "c/main.c": "int main(void) { return 0; }\n",
+      "huge/big.py": "",
+      "huge/other.py": "",
+      ".gitignore": "",
+      "c/compile_commands.json": "",
+    });
+    await using t = await startTestRun(dir.path, { conversation: "huge-files", resources: { parser: {}, languageServers: {}, debugAdapters: {} } });
+    const client = await t.client();
+    // A staged file that grows to 3 GB before accept: resolve reads it to check it did not change.
+    const staged = await call(client, "ast_edit", { pattern: "y = 1", rewrite: "y = 2", path: "huge/staged.py", language: "python" });
+    expect(staged.isError).toBe(false);
+    for (const name of ["huge/big.py", "huge/other.py", ".gitignore", "huge/staged.py", "c/compile_commands.json"]) truncateSync(join(dir.path, name), 3 * 1024 ** 3);
+    const TOO_LARGE = /it is 3\.0 GB, more than the 64 MB a tool reads of one file, so it was not read/;
+    const entryPoints: [string, () => Promise<Answer>, RegExp][] = [
+      ["lsp hover", () => call(client, "lsp", { action: "hover", file: "huge/big.py", line: 1, symbol: "x" }), TOO_LARGE],
+      ["lsp diagnostics", () => call(client, "lsp", { action: "diagnostics", file: "huge/other.py" }), TOO_LARGE],
+      ["/harness/after-write", () => afterWrite(t, ["huge/big.py"]), TOO_LARGE],
+      ["resolve accept", () => call(client, "resolve", { edit_id: staged.data.edit_id, action: "accept" }), /changed since it was staged \(huge\/staged\.py\)/],
+      ["ast_grep below a huge .gitignore", () => call(client, "ast_grep", { pattern: "x = 1", path: "sub", language: "python" }), /sub\/inner\.py:1/],
+      ["lsp diagnostics \"*\" with a huge compile_commands.json", () => call(client, "lsp", { action: "diagnostics", file: "*" }), /cannot read compile_commands\.json in the root: it is 3\.0 GB/],
+    ];
+    const failures: string[] = [];
+    for (const [name, enter, expected] of entryPoints) {
+      const answer = await within(enter(), name.startsWith("lsp") ? ANSWER_BOUND_MS : REFUSAL_BOUND_MS); // an lsp call starts its server first
+      if (!expected.test(answer.text)) failures.push(`${name}: ${answer.text.slice(0, 300)}`);
+    }
+    const hover = await within(call(client, "lsp", { action: "hover", file: "ok.py", line: 1, symbol: "value" }), ANSWER_BOUND_MS);
+    if (hover.isError) failures.push(`lsp hover on a regular file afterwards: ${hover.text.slice(0, 200)}`);
+    expect(failures).toEqual([]);
+  }, 2 * REFUSAL_BOUND_MS + 5 * ANSWER_BOUND_MS + 30_000);
 });

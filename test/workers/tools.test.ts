@@ -85,6 +85,21 @@ describe("a worker that writes a result file", () => {
     expect((await ok(client, "vibe_list")).total).toBe(1);
   });
 
+  test("a 3 GB result file: only its two ends are read, and the run answers", async () => {
+    await using dir = await tempDir();
+    await using t = await startTestRun(dir.path, vibeConfig());
+    const client = await t.client();
+    await ok(client, "vibe_spawn", { brief: "huge-result.sh", label: "huge" });
+    const started = performance.now();
+    const done = await ok(client, "vibe_wait", { worker_id: "w1" });
+    expect(performance.now() - started).toBeLessThan(10_000); // reading it whole took 40 s of the main thread
+    expect(done).toMatchObject({ state: "done", result_source: "result file" });
+    expect(done.result).toStartWith("the head of the report\n");
+    expect(done.result).toEndWith("\nthe tail of the report\n");
+    expect(done.result).toMatch(/\n… \d+ bytes cut …\n/);
+    expect((await ok(client, "vibe_list")).total).toBe(1);
+  });
+
   test("the file, not its stdout, is the result", async () => {
     await using dir = await tempDir();
     await using t = await startTestRun(dir.path, vibeConfig());
