@@ -8,6 +8,8 @@ import description from "./eval.txt" with { type: "text" };
 
 /** The label asks for 5-10 words; a little either side is accepted rather than bounced. */
 const DESCRIPTION_WORDS = { min: 3, max: 15 };
+/** That count as a pattern, so the input schema shows clients the bound the tool enforces. */
+const DESCRIPTION_PATTERN = new RegExp(`^\\s*\\S+(?:\\s+\\S+){${DESCRIPTION_WORDS.min - 1},${DESCRIPTION_WORDS.max - 1}}\\s*$`);
 
 const input = v.strictObject({
   code: v.pipe(
@@ -18,10 +20,7 @@ const input = v.strictObject({
   description: v.pipe(
     v.string("expected a short description (5-10 words) of what the cell does"),
     v.trim(),
-    v.check((text) => {
-      const words = text.split(/\s+/).filter(Boolean).length;
-      return words >= DESCRIPTION_WORDS.min && words <= DESCRIPTION_WORDS.max;
-    }, "expected 5-10 words (3 to 15 accepted) saying what the cell does, e.g. \"load sales.csv and show its columns\""),
+    v.regex(DESCRIPTION_PATTERN, "expected 5-10 words (3 to 15 accepted) saying what the cell does, e.g. \"load sales.csv and show its columns\""),
     v.description('5-10 words saying what the cell does, shown as its label, e.g. "load sales.csv and show its columns".'),
   ),
   language: v.optional(

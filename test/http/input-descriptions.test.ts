@@ -1,5 +1,6 @@
 // Every argument of every tool is described in its input schema, so a client that shows a tool's
-// arguments (or a model that reads only the schema) learns what each one is for without the prose.
+// arguments (or a model that reads only the schema) learns what each one is for without the prose;
+// and a bound the tool enforces is in the schema, not only in its refusal.
 import { describe, expect, test } from "bun:test";
 import { withEmbeddedDefaults } from "../../src/config/defaults.ts";
 import { startTestRun } from "../helpers/sidecar.ts";
@@ -42,5 +43,24 @@ describe("input schemas", () => {
     // Said for the argument, not the tool's prose pasted again: each is shorter than a paragraph.
     const long = Object.entries(described).filter(([, text]) => text.length > 400).map(([path]) => path);
     expect(long).toEqual([]);
+  });
+
+  test("eval's description takes 3 to 15 words, and its schema says so as a pattern", async () => {
+    await using dir = await tempDir();
+    await using run = await startTestRun(dir.path, withEmbeddedDefaults({}));
+    const client = await run.client();
+    const { tools } = await client.listTools();
+    const description = (tools.find((tool) => tool.name === "eval")!.inputSchema.properties as Record<string, { pattern?: string }>).description!;
+    expect(typeof description.pattern).toBe("string");
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
+    const pattern = new RegExp(description.pattern!);
+    expect([2, 3, 15, 16].map((n) => pattern.test(words(n)))).toEqual([false, true, true, false]);
+    expect(pattern.test(`  ${words(5).replaceAll(" ", " \n\t")}  `)).toBe(true);
+    // The tool refuses what the pattern refuses (before any kernel starts).
+    for (const n of [2, 16]) {
+      const refused = await client.callTool({ name: "eval", arguments: { code: "1", description: words(n) } });
+      expect(refused.isError).toBe(true);
+      expect((refused.content as { text: string }[])[0]!.text).toContain("description: expected 5-10 words");
+    }
   });
 });
