@@ -25,10 +25,12 @@ export interface CallDetail {
 export class RecentCalls {
   private readonly calls: CallDetail[] = [];
   private imageBytes = 0;
+  private added = 0;
   private readonly listeners = new Set<(entry: CallEntry) => void>();
 
   add(entry: CallEntry, text: string, images: { mimeType: string; data: string }[]): void {
     const detail: CallDetail = { entry, text: boundedText(text), images, imagesDropped: 0 };
+    this.added++;
     this.calls.push(detail);
     this.imageBytes += sizeOf(images);
     if (this.calls.length > RECENT_CALLS) this.imageBytes -= sizeOf(this.calls.shift()!.images);
@@ -39,6 +41,16 @@ export class RecentCalls {
       old.images = [];
     }
     for (const listener of this.listeners) listener(entry);
+  }
+
+  /** Calls kept now (at most RECENT_CALLS). */
+  get size(): number {
+    return this.calls.length;
+  }
+
+  /** Calls added in all, kept or not. */
+  get total(): number {
+    return this.added;
   }
 
   /** The recent calls' entries, oldest first. */

@@ -18,6 +18,7 @@ export const ROUTE_ERROR_CODES = {
   not_same_origin: "The operator page takes answers only as JSON from its own origin.",
   card_not_pending: "The card is no longer pending: answered, withdrawn or timed out.",
   answer_does_not_fit: "The answer does not fit the card (an unknown or repeated option, two on a single-select card, nothing chosen, or Skip on a permission).",
+  call_not_kept: "The operator page no longer keeps that call (it keeps the newest 200); calls.jsonl in the stateDir has it.",
 } as const satisfies Record<string, string>;
 
 export type RouteErrorCode = keyof typeof ROUTE_ERROR_CODES;

@@ -25,6 +25,19 @@ export interface CellReport {
   notes: string[];
 }
 
+/** A kernel as the operator page shows it. */
+export interface KernelGlance {
+  language: KernelLanguage;
+  state: "running a cell" | "idle" | "starting" | "stopped";
+  pid?: number;
+  /** Cells run in this kernel so far. */
+  executionCount: number;
+  /** "/usr/bin/python3 (Python 3.11.2)"; "" until it started. */
+  interpreter: string;
+  /** Cells queued behind the running one. */
+  waiting: number;
+}
+
 /** A failure the model should read: a full queue, a kernel that could not start. */
 export class KernelUnavailable extends Error {}
 
@@ -39,6 +52,8 @@ interface Slot {
 export class KernelFactory {
   private readonly slots = new Map<KernelLanguage, Slot>();
   private readonly stopping = new WeakSet<KernelProcess>();
+  /** Each slot promise's kernel once it started, so the page reads it without awaiting. */
+  private readonly started = new WeakMap<Promise<KernelProcess>, KernelProcess>();
   private closed = false;
 
   constructor(
@@ -93,6 +108,22 @@ export class KernelFactory {
     }
   }
 
+  /** Each language's kernel as it is now, without waiting for one that is starting (the operator page reads this). */
+  kernels(): KernelGlance[] {
+    return [...this.slots].map(([language, slot]) => {
+      const kernel = slot.kernel && this.started.get(slot.kernel);
+      const state = !slot.kernel ? "stopped" : !kernel ? "starting" : !kernel.alive ? "stopped" : slot.queue.runningSince !== undefined ? "running a cell" : "idle";
+      return {
+        language,
+        state,
+        ...(kernel?.alive && kernel.pid !== undefined ? { pid: kernel.pid } : {}),
+        executionCount: kernel?.executionCount ?? 0,
+        interpreter: kernel?.interpreter ?? "",
+        waiting: slot.queue.waiting,
+      };
+    });
+  }
+
   /** Stops every kernel and its process group; later calls are refused. */
   async close(): Promise<void> {
     this.closed = true;
@@ -112,6 +143,7 @@ export class KernelFactory {
     const kernel = new KernelProcess(plan, this.workdir);
     const ready = kernel.started().then(() => kernel);
     slot.kernel = ready;
+    ready.then((started) => this.started.set(ready, started), () => {});
     kernel.onExit((exit) => {
       if (slot.kernel === ready) slot.kernel = undefined;
       // A death during a cell is told by that cell's answer; one between calls is told by the next.

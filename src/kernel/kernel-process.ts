@@ -139,6 +139,15 @@ export class KernelProcess {
     return this.exitText === undefined && !hasExited(this.child);
   }
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Cells run so far: the next cell's In[n] is one more. */
+  get executionCount(): number {
+    return this.count;
+  }
+
   /** Called once when the process ends, with "exited with status 1" or "was killed by SIGKILL". */
   onExit(listener: (exit: string) => void): void {
     if (this.exitText !== undefined) listener(this.exitText);

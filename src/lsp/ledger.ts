@@ -31,6 +31,16 @@ export class DiagnosticLedger {
     return fresh;
   }
 
+  /** Everything the ledger holds now, per file: the diagnostics the agent has been told of and not yet seen fixed. */
+  findings(): { path: string; severity: string; code: string | null; message: string; count: number }[] {
+    return [...this.seen].flatMap(([path, counts]) =>
+      [...counts].map(([key, count]) => {
+        const [severity, code, message] = JSON.parse(key) as [string, string | null, string];
+        return { path, severity, code, message, count };
+      }),
+    );
+  }
+
   /** How many distinct diagnostics the ledger currently holds for a file. */
   heldFor(path: string): number {
     return [...(this.seen.get(path)?.values() ?? [])].reduce((sum, n) => sum + n, 0);

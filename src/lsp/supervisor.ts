@@ -41,6 +41,16 @@ export interface ServerStatus {
   source?: string;
 }
 
+/** A server this run started or tried, as the operator page shows it. */
+export interface StartedServer {
+  server: string;
+  /** Workspace-relative root. */
+  root: string;
+  state: "running" | "starting" | "idle" | "unavailable" | "stopped";
+  pid?: number;
+  lastError?: string;
+}
+
 interface Entry {
   spec: ServerSpec;
   root: string;
@@ -241,6 +251,20 @@ export class LanguageServerSupervisor {
         }
       }),
     );
+  }
+
+  /**
+   * The servers this run has started or tried, as they are now: nothing is probed or started (the
+   * operator page reads this every few seconds).
+   */
+  started(): StartedServer[] {
+    return [...this.entries.values()].map((entry) => ({
+      server: entry.spec.id,
+      root: relativeToWorkdir(this.workdir, entry.root),
+      state: entry.client?.alive ? "running" : entry.starting ? "starting" : entry.retryAt ? "unavailable" : entry.idled ? "idle" : "stopped",
+      ...(entry.client?.alive && entry.client.child.pid !== undefined ? { pid: entry.client.child.pid } : {}),
+      ...(entry.lastError ? { lastError: entry.lastError } : {}),
+    }));
   }
 
   async close(): Promise<void> {

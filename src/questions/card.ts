@@ -16,6 +16,8 @@ export interface QuestionCard {
   number: number;
   kind: CardKind;
   space: string;
+  /** The MCP surface whose ask_user call raised the card; null for the harness's permission prompts. */
+  surface: string | null;
   question: string;
   context: string | null;
   options: CardOption[];

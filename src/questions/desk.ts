@@ -8,6 +8,8 @@ export const PROGRESS_INTERVAL_MS = 5_000;
 export const DEFAULT_QUESTION_TIMEOUT_SECONDS = 600;
 
 export interface AskRequest {
+  /** The surface whose call asks (shown on the card). */
+  surface: string;
   question: string;
   context: string | null;
   options: { label: string; description: string | null }[];
@@ -54,7 +56,7 @@ export class QuestionDesk {
     if (busy) return { outcome: "busy", openQuestion: busy.question, openSince: busy.since };
 
     const options = request.options.map((o, i) => ({ id: `o${i + 1}`, label: o.label, description: o.description }));
-    const card = this.card("question", space, request.question, request.context, options, request.allowFreeText, request.multiSelect);
+    const card = this.card("question", space, request.surface, request.question, request.context, options, request.allowFreeText, request.multiSelect);
     const mine: OpenQuestion = { question: request.question, since: Date.now() };
     this.open.set(space, mine);
     // A cancelled call frees its space at once: the caller may ask again while the withdrawal is in flight.
@@ -78,12 +80,13 @@ export class QuestionDesk {
       { id: "allow", label: "Allow", description: null },
       { id: "deny", label: "Deny", description: null },
     ];
-    return this.wait(this.card("permission", space, question, context, options, false, false), hooks);
+    return this.wait(this.card("permission", space, null, question, context, options, false, false), hooks);
   }
 
   private card(
     kind: CardKind,
     space: string,
+    surface: string | null,
     question: string,
     context: string | null,
     options: CardOption[],
@@ -95,6 +98,7 @@ export class QuestionDesk {
       number: ++this.cardCount,
       kind,
       space,
+      surface,
       question,
       context,
       options,

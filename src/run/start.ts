@@ -77,7 +77,7 @@ export async function startRun(
     },
   });
   lifecycle.add("idle reclaim", async () => reclaim.close());
-  const routes = harnessRoutes(services, registry, settings.surfaces.map(({ name, tiers }) => ({ name, tiers })));
+  const routes = harnessRoutes(services, registry, settings.surfaces.map(({ name, tiers }) => ({ name, tiers })), record);
   const { app, sessions } = createApp({
     registry,
     surfaces: settings.surfaces,

@@ -87,6 +87,7 @@ export function askUserTool(desk: QuestionDesk, space: string) {
       const result = await desk.ask(
         space,
         {
+          surface: ctx.surface,
           question: input.question,
           context: input.context?.trim() || null,
           options: (input.options ?? []).map((o) => ({ label: o.label, description: o.description?.trim() || null })),

@@ -42,6 +42,7 @@ describe("ask_user outcomes through a harness question port", () => {
       kind: "question",
       number: 1,
       space: "space-1",
+      surface: "default",
       question: dbQuestion.question,
       context: dbQuestion.context,
       options: [

@@ -1,5 +1,5 @@
 // The operator page in a real Chromium: pending ask_user calls answered by clicking, Skip, and fail-closed after closing.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -11,6 +11,9 @@ import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
 const ARTIFACTS = join(import.meta.dir, "..", "..", "test-artifacts");
 /** Bound on waiting for the sidecar to notice a closed page. */
 const DETACH_WAIT_MS = 20_000;
+
+// Chromium on a 2-core machine shared by several test runs: seconds per step, not milliseconds.
+setDefaultTimeout(60_000);
 
 let browser: TestBrowser;
 let dir: TempDir;
@@ -56,7 +59,7 @@ describe("the operator page in Chromium", () => {
     await card.getByRole("button", { name: "Answer" }).click();
     expect((await call).structuredContent).toMatchObject({ outcome: "answered", selected: ["SQLite"], text: null });
     await card.waitFor({ state: "detached" });
-    await page.getByRole("listitem").filter({ hasText: "Which database should the cache use?" }).filter({ hasText: "SQLite" }).waitFor();
+    await page.getByRole("list", { name: "Questions answered, newest first" }).getByRole("listitem").filter({ hasText: "Which database should the cache use?" }).filter({ hasText: "SQLite" }).waitFor();
     await page.close();
   });
 

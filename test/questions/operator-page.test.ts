@@ -242,7 +242,7 @@ describe("permission prompts", () => {
     await stream.state((b) => b.attached === 1);
     const decision = ask({ question: "Run rm -rf build?", context: "The agent wants a clean build." });
     const card = (await stream.state((b) => b.pending.length === 1)).pending[0]!;
-    expect(card).toMatchObject({ kind: "permission", options: [{ id: "allow", label: "Allow" }, { id: "deny", label: "Deny" }] });
+    expect(card).toMatchObject({ kind: "permission", surface: null, options: [{ id: "allow", label: "Allow" }, { id: "deny", label: "Deny" }] });
     // The harness has no outcome for a skipped permission: only Allow or Deny settle it.
     const skipped = await postCard(t, secret, card.id, { action: "skip" });
     expect(skipped.status).toBe(400);

@@ -1,11 +1,14 @@
 // The operator page's secret in a real Chromium: another loopback port never receives it, and the
 // browser's history database never holds it (issue 22 §1).
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { launchBrowser } from "../helpers/browser.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
+
+// Chromium on a 2-core machine shared by several test runs: each test took 17–22 s under load.
+setDefaultTimeout(90_000);
 
 const QUESTIONS = { resources: { questions: { space: "local" } } };
 const STORE_KEY = "sidecar-page-secret";

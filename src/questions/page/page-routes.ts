@@ -3,6 +3,8 @@ import { routeError } from "../../answer/route-error.ts";
 import { readJsonBody } from "../../host/json-body.ts";
 import * as v from "valibot";
 import type { HarnessRoute } from "../../host/harness-route.ts";
+import { cutStrings, RECORDED_STRING_CHARS, type CallEntry } from "../../activity/call-entry.ts";
+import { RECENT_CALLS, type RecentCalls } from "../../activity/recent-calls.ts";
 import type { OperatorBoard } from "../board.ts";
 import type { PageAccess } from "./page-access.ts";
 import { pageHeaders, PAGE_HTML } from "./page-html.ts";
@@ -12,10 +14,28 @@ export const STREAM_KEEPALIVE_MS = 15_000;
 /** How often the run-at-a-glance panel is recomputed and re-sent when it changed. */
 export const GLANCE_REFRESH_MS = 5_000;
 
+export interface GlanceRow {
+  name: string;
+  state: string;
+  detail?: string;
+}
+
 /** One panel of the run at a glance: rows of name, state and detail. */
 export interface GlanceSection {
   title: string;
-  rows: { name: string; state: string; detail?: string }[];
+  rows: GlanceRow[];
+  /** What the panel says when it has no rows ("No kernel yet: …"). */
+  empty?: string;
+  /** Said under the rows, e.g. "50 of 212 shown". */
+  note?: string;
+}
+
+/** What the page shows besides the cards: the run's resources, and the calls of the call record. */
+export interface ConsoleSources {
+  glance(): GlanceSection[];
+  calls: RecentCalls;
+  /** Where the whole record is (calls.jsonl), when the run keeps one. */
+  recordPath: string | undefined;
 }
 
 const cardAction = v.variant("action", [
@@ -31,8 +51,8 @@ const ticketBody = v.strictObject({ ticket: v.string() });
 
 const LOCKED = "Open the page link from the ready line of sidecar serve; it opens the page once in a browser.";
 
-export function operatorPageRoutes(board: OperatorBoard, access: PageAccess, glance: () => GlanceSection[]): HarnessRoute[] {
-  const state = () => JSON.stringify({ board: board.snapshot(), glance: glance() });
+export function operatorPageRoutes(board: OperatorBoard, access: PageAccess, sources: ConsoleSources): HarnessRoute[] {
+  const state = () => JSON.stringify({ board: board.snapshot(), glance: sources.glance() });
 
   return [
     {
@@ -63,7 +83,23 @@ export function operatorPageRoutes(board: OperatorBoard, access: PageAccess, gla
       public: true,
       handle(request) {
         if (!access.authorised(request)) return routeError(401, "page_secret_required", LOCKED);
-        return eventStream(board, state, request.signal);
+        return eventStream(board, state, sources, request.signal);
+      },
+    },
+    {
+      // One call opened on the page: its arguments and its answer's text and images.
+      method: "GET",
+      path: "/operator/calls/:id",
+      public: true,
+      handle(request) {
+        if (!access.authorised(request)) return routeError(401, "page_secret_required", LOCKED);
+        const id = Number(new URL(request.url).pathname.split("/").pop());
+        const detail = Number.isInteger(id) ? sources.calls.detail(id) : undefined;
+        if (!detail) {
+          const where = sources.recordPath ? ` It is still in ${sources.recordPath}.` : "";
+          return routeError(404, "call_not_kept", `Call ${id} is not among the newest ${sources.calls.size} calls this page keeps.${where}`);
+        }
+        return jsonReply(200, detail);
       },
     },
     {
@@ -88,7 +124,7 @@ export function operatorPageRoutes(board: OperatorBoard, access: PageAccess, gla
  * Server-sent events: the whole state on connect and on every change (it is small), so the page
  * never has to reconcile partial updates. An open stream is what "a human is attached" means.
  */
-function eventStream(board: OperatorBoard, state: () => string, requestSignal: AbortSignal): Response {
+function eventStream(board: OperatorBoard, state: () => string, sources: ConsoleSources, requestSignal: AbortSignal): Response {
   const encoder = new TextEncoder();
   let stop = () => {};
   const body = new ReadableStream<Uint8Array>({
@@ -110,12 +146,18 @@ function eventStream(board: OperatorBoard, state: () => string, requestSignal: A
       };
       const detach = board.attach();
       const unsubscribe = board.onChange(push);
+      // Calls are many and never change once ended: all kept ones on connect, then each as it ends.
+      const calls = sources.calls;
+      const listed = { limit: RECENT_CALLS, total: calls.total, record: sources.recordPath ?? null };
+      send(`event: calls\ndata: ${JSON.stringify({ ...listed, calls: calls.entries().map(summary) })}\n\n`);
+      const unfollow = calls.onCall((entry) => send(`event: call\ndata: ${JSON.stringify({ total: calls.total, call: summary(entry) })}\n\n`));
       const keepalive = setInterval(() => send(": keepalive\n\n"), STREAM_KEEPALIVE_MS);
       const refresh = setInterval(push, GLANCE_REFRESH_MS);
       stop = () => {
         clearInterval(keepalive);
         clearInterval(refresh);
         unsubscribe();
+        unfollow();
         detach();
         requestSignal.removeEventListener("abort", stop);
         try {
@@ -134,6 +176,11 @@ function eventStream(board: OperatorBoard, state: () => string, requestSignal: A
   return new Response(body, {
     headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
   });
+}
+
+/** A call as the list shows it: argument strings cut as in calls.jsonl (opening the call shows more). */
+function summary(entry: CallEntry): CallEntry {
+  return { ...entry, arguments: cutStrings(entry.arguments, RECORDED_STRING_CHARS, 0) };
 }
 
 function jsonReply(status: number, body: unknown): Response {
