@@ -5,6 +5,7 @@ import * as v from "valibot";
 import type { Tier } from "../tool/tier.ts";
 import { mintSecret } from "../platform/secrets.ts";
 import { issueText } from "../validation/issue-text.ts";
+import { leadsOutOfWorkdir } from "../workspace/paths.ts";
 import { runConfigSchema, type ConnectedResources, type Resources, type RunConfig, type SurfaceSettings, type WorkspaceTrust } from "./schema.ts";
 
 export const DEFAULT_LISTEN = "127.0.0.1:0";
@@ -94,11 +95,20 @@ export function settle(config: RunConfig, overrides: CommandLineOverrides = {}, 
     workdir,
     conversation: config.conversation,
     listen: parseListen(listenText),
-    stateDir: config.stateDir ? resolve(workdir, config.stateDir) : undefined,
+    stateDir: config.stateDir ? stateDirIn(workdir, config.stateDir) : undefined,
     trust: config.trust ?? "none",
     surfaces,
     resources: connected(config.resources ?? {}),
   };
+}
+
+/** The stateDir's absolute path; refused when it lies in the workspace and a symlink there leads it out (state would be written wherever the checkout chose). */
+function stateDirIn(workdir: string, stateDir: string): string {
+  const path = resolve(workdir, stateDir);
+  if (leadsOutOfWorkdir(workdir, path)) {
+    throw new ConfigError(`stateDir: ${JSON.stringify(stateDir)} is inside the workspace but a symlink on the way leads out of it (a cloned repository may have put it there); remove the link, or set stateDir outside the workspace.`);
+  }
+  return path;
 }
 
 /** The names of the surfaces a config ends up with: the defaults and its own. */

@@ -45,7 +45,7 @@ export class WorkerRoster {
     private readonly workdir: string,
     stateDir: string | undefined,
   ) {
-    this.store = new WorkerStore(stateDir);
+    this.store = new WorkerStore(stateDir, workdir);
     this.mode = settings.mode;
   }
 

@@ -1,12 +1,13 @@
 // One generation of a worker: its process group started with the brief, watched, bounded and stopped.
 import type { ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, writeFileSync, type WriteStream } from "node:fs";
+import { closeSync, createWriteStream, existsSync, rmSync, type WriteStream } from "node:fs";
+import { dirname } from "node:path";
 import { capText } from "../tool/budget.ts";
 import { killRemains, signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
 import { groupAlive } from "../platform/group-alive.ts";
 import { readRegularFileEndsSync } from "../workspace/regular-file.ts";
 import { OutputTail } from "./output-tail.ts";
-import type { GenerationFiles } from "./worker-store.ts";
+import { isLink, openStateFile, stateFolder, writeStateFile, type GenerationFiles } from "./worker-store.ts";
 import type { FinalState, GenerationOutcome, StartedBy } from "./worker-record.ts";
 
 /** Without a result file, this much of the end of stdout is the result (the worker contract). */
@@ -80,11 +81,18 @@ export class WorkerProcess {
     }
     const early = this.requestedStop();
     if (early) return this.outcome(early.state, null, null, early.note);
+    const logFds: number[] = [];
     try {
-      mkdirSync(launch.files.dir, { recursive: true });
-      writeFileSync(launch.files.brief, launch.brief);
+      stateFolder(dirname(launch.files.dir));
+      stateFolder(launch.files.dir);
+      // A result file there before the worker starts is not its result: one left by a sidecar that
+      // stopped mid-generation, or a link a checkout planted for the worker to write through.
+      rmSync(launch.files.result, { force: true });
+      writeStateFile(launch.files.brief, launch.brief);
+      for (const log of [launch.files.stdout, launch.files.stderr]) logFds.push(openStateFile(log));
     } catch (error) {
-      return this.outcome("failed", null, null, `could not write its brief into the state directory: ${(error as Error).message}`);
+      for (const fd of logFds) closeSync(fd);
+      return this.outcome("failed", null, null, `could not write its brief and logs into the state directory: ${(error as Error).message}`);
     }
     const [program, ...args] = launch.argv;
     let child: ChildProcess;
@@ -105,12 +113,13 @@ export class WorkerProcess {
         stdio: ["pipe", "pipe", "pipe"],
       });
     } catch (error) {
+      for (const fd of logFds) closeSync(fd);
       return this.outcome("failed", null, null, cannotStart(program!, error as Error));
     }
     this.child = child;
     // Listened for at once: "close" can come in the same tick as "exit", before anyone awaits it.
     const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
-    const logs = [createWriteStream(launch.files.stdout), createWriteStream(launch.files.stderr)] as const;
+    const logs = [createWriteStream(launch.files.stdout, { fd: logFds[0] }), createWriteStream(launch.files.stderr, { fd: logFds[1] })] as const;
     for (const log of logs) log.on("error", () => {}); // a full disk loses the log, not the worker or the sidecar
     child.stdin?.on("error", () => {}); // a worker that never reads its stdin is fine
     child.stdin?.end(launch.brief);
@@ -189,7 +198,7 @@ export class WorkerProcess {
   /** The result file when the worker wrote one (even empty), else the end of its stdout. */
   private readResult(): Pick<GenerationOutcome, "result" | "resultSource"> {
     const file = this.launch.files.result;
-    if (existsSync(file)) {
+    if (existsSync(file) && !isLink(file)) { // a link there was planted (by a checkout): never read what it points at
       try {
         return { result: resultText(file), resultSource: "result file" };
       } catch {

@@ -1,6 +1,8 @@
 // A fresh git worktree per worker (isolation: "worktree"), so parallel workers never edit the same files.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import { dirname } from "node:path";
+import { isLink as isLinkAt, stateFolder } from "./worker-store.ts";
 
 /** Bound on one git command; adding a worktree of a large checkout writes every file. */
 export const GIT_TIMEOUT_MS = 120_000;
@@ -22,7 +24,11 @@ function git(cwd: string, args: string[]): Promise<string> {
  * same worker) is reused as is, so a worker's second generation sees its first one's edits.
  */
 export async function prepareWorktree(workdir: string, path: string): Promise<string> {
-  if (existsSync(path)) return path;
+  stateFolder(dirname(path)); // the worker's folder: never a link the checkout planted
+  if (existsSync(path) || isLinkAt(path)) {
+    stateFolder(path); // a planted link (w1/worktree -> ~) would give the worker a home outside the workdir
+    return path;
+  }
   const head = await gitHead(workdir);
   if (!head.ok) throw new Error(head.reason);
   // One add at a time: git names each worktree's admin folder after the path's last part (here

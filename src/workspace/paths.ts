@@ -56,6 +56,21 @@ export function isInside(root: string, path: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
+/**
+ * True when `path` (absolute) names a place inside the workdir but a symlink on the way leads out
+ * of it, or nowhere: a folder the harness configured inside the workspace (the stateDir) that a
+ * cloned repository shipped as a link to ~/somewhere.
+ */
+export function leadsOutOfWorkdir(workdir: string, path: string): boolean {
+  const root = realpathSync(workdir);
+  if (!isInside(resolve(workdir), path) && !isInside(root, path)) return false;
+  try {
+    return !isInside(root, realOfDeepestExisting(path));
+  } catch {
+    return true; // a dangling link on the way
+  }
+}
+
 function realOfDeepestExisting(path: string): string {
   const existing = deepestExisting(path);
   const missing = path === existing ? [] : path.slice(existing.length).split(sep).filter(Boolean);

@@ -125,7 +125,7 @@ describe('isolation "worktree"', () => {
     expect(git("status", "--porcelain")).toBe("");
     const found = await ok(client, "ast_grep", { pattern: "print($A)", language: "python" });
     expect(found.matches.map((m: { path: string }) => m.path)).toEqual(["a.py"]);
-  });
+  }, 60_000); // four git worktree adds, one at a time: past bun's 5 s on a loaded machine
 
   test("a workdir that is not a git checkout fails the worker with the reason", async () => {
     await using dir = await tempDir();
