@@ -12,6 +12,7 @@ import { startAdapter } from "../src/dap/adapter-process.ts";
 import { adapterById, type AdapterId } from "../src/dap/catalog.ts";
 import type { DapConnection } from "../src/dap/connection.ts";
 import { detectStatic, INITIALIZE_ARGUMENTS } from "../src/dap/detect.ts";
+import { TRUST_ALL } from "../src/dap/locate.ts";
 import { startRun } from "../src/run/start.ts";
 import { bunPrimitives } from "../src/runtime/bun.ts";
 
@@ -66,17 +67,18 @@ function waitEvent(connection: DapConnection, name: string): Promise<DebugProtoc
 /** The same request sequence the tool sends, written straight against the adapter. */
 async function rawRound(fixture: Fixture, dir: string): Promise<{ launch: number; step: number }> {
   const entry = adapterById(fixture.adapter);
-  const found = detectStatic(entry, dir, dir, {});
+  const found = detectStatic(entry, dir, dir, {}, TRUST_ALL);
   if (!found.usable) throw new Error(`${fixture.adapter}: ${found.detail}`);
   const began = performance.now();
-  const adapter = await startAdapter({ command: found.command!, transport: entry.transport, cwd: dir });
+  const output: string[] = [];
+  const adapter = await startAdapter({ command: found.command!, transport: entry.transport, cwd: dir, onProcessOutput: (text) => output.push(text), ...(entry.stdinVia === "adapter" ? { stdinFile: "/dev/null" } : {}) });
   const dap = adapter.connection;
   try {
     await dap.request("initialize", { ...INITIALIZE_ARGUMENTS, adapterID: entry.id });
     const initialized = waitEvent(dap, "initialized");
     const stopped = waitEvent(dap, "stopped");
     const program = join(dir, fixture.program);
-    const launched = dap.request("launch", entry.launchArguments({ program, args: [], cwd: dir, ...(found.python ? { python: found.python } : {}) }), RAW_WAIT_MS);
+    const launched = dap.request("launch", entry.launchArguments({ program, args: [], cwd: dir, stdin: "/dev/null", ...(found.python ? { python: found.python } : {}) }), RAW_WAIT_MS);
     await initialized;
     await dap.request("setBreakpoints", { source: { path: join(dir, fixture.source) }, breakpoints: [{ line: fixture.line }] });
     await dap.request("configurationDone");

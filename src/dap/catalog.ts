@@ -2,14 +2,16 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADAPTER_IDS, type AdapterId } from "../config/resources/debug-adapters.ts";
-import { choosePython, llvmTools, versionedOnPath, which } from "./locate.ts";
+import type { AdapterTransport } from "./adapter-process.ts";
+import { choosePython, llvmTools, versionedOnPath, which, type Trust } from "./locate.ts";
+import { holdsGoFiles, isNativeExecutable } from "./program-kind.ts";
 
 // The ids are the config's (a run config may override each adapter by id).
 export { ADAPTER_IDS, type AdapterId };
 
 /** Where the binary was found, or exactly why not. */
 export type BinaryLookup =
-  | { ok: true; command: string[]; detail: string; python?: string }
+  | { ok: true; command: string[]; detail: string; python?: string; note?: string }
   | { ok: false; reason: string; hint: string };
 
 export interface LaunchRequest {
@@ -18,17 +20,30 @@ export interface LaunchRequest {
   cwd: string;
   /** The interpreter debugpy chose (so the debuggee runs in the same environment). */
   python?: string;
+  /** The file the program reads as its stdin: a workspace file, the given text, or /dev/null. */
+  stdin: string;
+  /** Debug the program's child processes too (debugpy's subProcess); off unless asked. */
+  subprocesses?: boolean;
 }
 
 export interface AdapterEntry {
   id: AdapterId;
-  /** A root is usable only when one of these exists in it (SPEC: marker AND binary). */
+  /** The nearest folder holding one of these is the program's working directory; none is needed. */
   rootMarkers: readonly string[];
-  /** stdio: speak DAP over the child's pipes. tcp: the child listens and prints its address. */
-  transport: "stdio" | "tcp";
+  /** Source files this adapter sets breakpoints in; others are kept for a session that takes them. */
+  sourceExtensions: readonly string[];
+  transport: AdapterTransport;
+  /**
+   * Where the program's stdout/stderr arrive: as DAP output events, or on the adapter process's own
+   * stdio, which the debuggee inherits (delve; debugpy with redirectOutput off, whose output events
+   * lagged minutes behind a stop after a flood of prints).
+   */
+  programOutput: "events" | "adapter-stdio";
+  /** stdin: "adapter" — the debuggee inherits the adapter's, so the adapter starts with the file; "launch" — in the launch arguments. */
+  stdinVia: "adapter" | "launch";
   /** Programs this adapter takes when `launch` names no adapter. */
   claims(program: string, isDirectory: boolean): boolean;
-  findBinary(root: string): BinaryLookup;
+  findBinary(root: string, trust: Trust): BinaryLookup;
   launchArguments(request: LaunchRequest): Record<string, unknown>;
   /** attach: "adapter" starts the adapter and sends attach; "direct" speaks DAP to the port itself. */
   attachVia: "adapter" | "direct";
@@ -37,12 +52,24 @@ export interface AdapterEntry {
   evaluateContext: "repl" | "watch";
   /** Scope/variable groups that are the adapter's bookkeeping, not the program's state. */
   hiddenVariables: readonly string[];
+  /**
+   * delve 1.20 sends no `exited` event: it names the exit status in console output when the client
+   * disconnects ("Process 123 has exited with status 3"). This reads the code from that line.
+   */
+  exitStatusAtDisconnect?: RegExp;
+  /**
+   * The signal a reported exit code may stand for, where the adapter folds deaths by signal into
+   * exit codes; `certain` when nothing else can give that code.
+   */
+  signalOfExitCode?(code: number, lastStopSignal: number | undefined): { signal: number; certain: boolean } | undefined;
+  /** An assignment to a variable of this scope, as an expression, where setVariable would not reach it. */
+  assignInScope?(scope: string, name: string, value: string): string | undefined;
 }
 
 const LOCALHOST = "127.0.0.1";
 
-function lookupOnPath(name: string, hint: string, args: string[] = []): BinaryLookup {
-  const path = which(name);
+function lookupOnPath(name: string, hint: string, trust: Trust, args: string[] = []): BinaryLookup {
+  const path = which(name, trust);
   return path ? { ok: true, command: [path, ...args], detail: path } : { ok: false, reason: `\`${name}\` is not on PATH`, hint };
 }
 
@@ -50,9 +77,12 @@ export const ADAPTERS: readonly AdapterEntry[] = [
   {
     id: "dart",
     rootMarkers: ["pubspec.yaml"],
+    sourceExtensions: [".dart"],
     transport: "stdio",
+    programOutput: "events",
+    stdinVia: "launch",
     claims: (program) => program.endsWith(".dart"),
-    findBinary: () => lookupOnPath("dart", "install the Dart SDK (https://dart.dev/get-dart) so `dart` is on PATH", ["debug_adapter"]),
+    findBinary: (_root, trust) => lookupOnPath("dart", "install the Dart SDK (https://dart.dev/get-dart) so `dart` is on PATH", trust, ["debug_adapter"]),
     launchArguments: ({ program, args, cwd }) => ({ program, args, cwd }),
     attachVia: "adapter",
     attachArguments: (port) => ({ vmServiceUri: `http://${LOCALHOST}:${port}/` }),
@@ -61,25 +91,39 @@ export const ADAPTERS: readonly AdapterEntry[] = [
   },
   {
     id: "debugpy",
-    rootMarkers: ["pyproject.toml", "setup.py", "requirements.txt"],
-    transport: "stdio",
-    claims: (program) => program.endsWith(".py"),
-    findBinary: (root) => {
-      const choice = choosePython(root);
+    rootMarkers: ["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"],
+    sourceExtensions: [".py", ".pyw"],
+    // Over TCP the adapter's own stdio is free: the debuggee inherits it (see programOutput).
+    transport: "tcp-endpoints-file",
+    programOutput: "adapter-stdio",
+    stdinVia: "adapter",
+    claims: (program) => /\.pyw?$/.test(program),
+    findBinary: (root, trust) => {
+      const choice = choosePython(root, trust);
       if (!choice.ok) return choice;
-      return { ok: true, command: [choice.python, "-m", "debugpy.adapter"], detail: `debugpy with ${choice.where}`, python: choice.python };
+      return {
+        ok: true,
+        command: [choice.python, "-m", "debugpy.adapter"],
+        detail: `debugpy with ${choice.where}`,
+        python: choice.python,
+        ...(choice.note ? { note: choice.note } : {}),
+      };
     },
-    launchArguments: ({ program, args, cwd, python }) => ({
+    launchArguments: ({ program, args, cwd, python, subprocesses }) => ({
       type: "python",
       request: "launch",
       program,
       args,
       cwd,
       console: "internalConsole",
+      // The program writes straight to the adapter's stdio, which the sidecar reads: no lag behind a stop.
+      redirectOutput: false,
+      // Unbuffered, so what it printed before a breakpoint is out when the stop is reported.
+      env: { PYTHONUNBUFFERED: "1" },
       justMyCode: true,
-      // With subprocess debugging on, a child Python process waits for a client to attach to it
-      // (debugpyAttach), which this client does not do: the program hung for ever.
-      subProcess: false,
+      // A child process waits for a client to attach to it (the startDebugging reverse request):
+      // only when the caller asked to debug children is there one.
+      subProcess: subprocesses === true,
       ...(python ? { python: [python] } : {}),
     }),
     // `debugpy --listen` runs its own adapter on that port: the client speaks DAP to it directly.
@@ -87,19 +131,29 @@ export const ADAPTERS: readonly AdapterEntry[] = [
     attachArguments: (port) => ({ type: "python", request: "attach", connect: { host: LOCALHOST, port }, justMyCode: true }),
     evaluateContext: "repl",
     hiddenVariables: ["special variables", "function variables", "class variables", "protected variables"],
+    // The launcher reports a death by signal N as exit code 256 - N (Popen's -N, low 8 bits), which
+    // an exit(256 - N) would give too.
+    signalOfExitCode: (code) => (code >= 192 && code < 256 ? { signal: 256 - code, certain: false } : undefined),
+    // debugpy's setVariable and setExpression bind a new local in a function frame, never the module's
+    // global (a program that read it afterwards saw the old value): the global is set through globals().
+    assignInScope: (scope, name, value) =>
+      scope === "Globals" && /^[A-Za-z_]\w*$/.test(name) ? `globals()[${JSON.stringify(name)}] = (${value})` : undefined,
   },
   {
     id: "lldb",
-    rootMarkers: ["Cargo.toml", "CMakeLists.txt"],
+    rootMarkers: ["Cargo.toml", "CMakeLists.txt", "Makefile", "meson.build", "compile_commands.json"],
+    sourceExtensions: [".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".m", ".mm", ".rs", ".swift", ".zig"],
     transport: "stdio",
-    claims: () => true, // a native executable: whatever the others do not claim
-    findBinary: () => {
+    programOutput: "events",
+    stdinVia: "launch",
+    claims: (program, isDirectory) => !isDirectory && isNativeExecutable(program),
+    findBinary: (_root, trust) => {
       // LLVM 18+ calls it lldb-dap; older releases ship the same adapter as lldb-vscode.
       const candidates = [
-        which("lldb-dap"),
-        ...versionedOnPath("lldb-dap"),
-        ...versionedOnPath("lldb-vscode"),
-        which("lldb-vscode"),
+        which("lldb-dap", trust),
+        ...versionedOnPath("lldb-dap", trust),
+        ...versionedOnPath("lldb-vscode", trust),
+        which("lldb-vscode", trust),
         ...llvmTools("lldb-dap"),
         ...llvmTools("lldb-vscode"),
       ].filter((path): path is string => path !== undefined);
@@ -111,7 +165,9 @@ export const ADAPTERS: readonly AdapterEntry[] = [
         hint: "apt install lldb-16 (ships lldb-vscode-16) or lldb-19 (ships lldb-dap-19)",
       };
     },
-    launchArguments: ({ program, args, cwd }) => ({ program, args, cwd }),
+    // lldb-vscode-16 has no `stdio` launch argument; lldb's own setting redirects the program's stdin
+    // (without it the program read a terminal nobody writes to, and waited for ever).
+    launchArguments: ({ program, args, cwd, stdin }) => ({ program, args, cwd, initCommands: [`settings set target.input-path ${lldbQuoted(stdin)}`] }),
     attachVia: "adapter",
     // lldb-vscode runs attachCommands asynchronously and may check the process before gdb-remote
     // has connected ("process unloaded during launch or attach"): connect synchronously.
@@ -120,21 +176,33 @@ export const ADAPTERS: readonly AdapterEntry[] = [
     }),
     evaluateContext: "watch",
     hiddenVariables: [],
+    // lldb reports a death by signal N as exit status N: the same number as the signal the program
+    // last stopped on (a SIGSEGV, continued) says which it was.
+    signalOfExitCode: (code, lastStopSignal) => (lastStopSignal !== undefined && code === lastStopSignal ? { signal: code, certain: true } : undefined),
   },
   {
     id: "delve",
-    rootMarkers: ["go.mod"],
-    transport: "tcp",
-    claims: (program, isDirectory) => isDirectory || program.endsWith(".go"),
-    findBinary: () => lookupOnPath("dlv", "apt install delve golang-go", ["dap"]),
+    rootMarkers: ["go.mod", "go.work"],
+    sourceExtensions: [".go"],
+    transport: "tcp-banner",
+    programOutput: "adapter-stdio",
+    stdinVia: "adapter",
+    claims: (program, isDirectory) => (isDirectory ? holdsGoFiles(program) : program.endsWith(".go")),
+    findBinary: (_root, trust) => lookupOnPath("dlv", "apt install delve golang-go", trust, ["dap"]),
     // The built binary goes to the temp dir: dlv's default (__debug_bin in the checkout) litters it.
     launchArguments: ({ program, args, cwd }) => ({ mode: "debug", program, args, cwd, output: scratchBinary() }),
     attachVia: "direct",
     attachArguments: () => ({ mode: "remote" }),
     evaluateContext: "watch",
     hiddenVariables: [],
+    exitStatusAtDisconnect: /has exited with status (-?\d+)/,
   },
 ];
+
+/** A path inside lldb's command syntax: quoted, with its quotes and backslashes escaped. */
+function lldbQuoted(path: string): string {
+  return `"${path.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+}
 
 let scratchCount = 0;
 
@@ -148,7 +216,13 @@ export function adapterById(id: AdapterId): AdapterEntry {
   return entry;
 }
 
-/** The adapter a program belongs to when the call names none: the first that claims it. */
-export function adapterForProgram(program: string, isDirectory: boolean): AdapterEntry {
-  return ADAPTERS.find((adapter) => adapter.id !== "lldb" && adapter.claims(program, isDirectory)) ?? adapterById("lldb");
+/** The adapter a program belongs to when the call names none, or undefined when none takes it. */
+export function adapterForProgram(program: string, isDirectory: boolean): AdapterEntry | undefined {
+  return ADAPTERS.find((adapter) => adapter.claims(program, isDirectory));
+}
+
+/** The adapter whose source files these are (breakpoints are replayed only into a session that takes them). */
+export function takesSource(adapter: AdapterEntry, file: string): boolean {
+  const lower = file.toLowerCase();
+  return adapter.sourceExtensions.some((extension) => lower.endsWith(extension));
 }

@@ -6,6 +6,8 @@ import { DebugSupervisor } from "./supervisor.ts";
 export const connect: Connect<DebugAdapterSettings, DebugSupervisor> = (settings, ctx) => {
   const supervisor = new DebugSupervisor({
     workdir: ctx.workdir,
+    // Untrusted, nothing inside the checkout runs to find an adapter (its .venv, PATH entries in it).
+    trustWorkspace: ctx.trust === "workspace",
     ...(settings.ttlSeconds !== undefined ? { ttlMs: settings.ttlSeconds * 1000 } : {}),
     ...(settings.stopWaitSeconds !== undefined ? { stopWaitMs: settings.stopWaitSeconds * 1000 } : {}),
     ...(settings.adapters ? { overrides: settings.adapters } : {}),

@@ -1,11 +1,11 @@
-// Whether an adapter can serve a root: a root marker AND its binary AND it answers initialize.
+// Whether an adapter can serve a program: its binary is found (trust permitting) AND it answers initialize.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { scanRoots } from "../workspace/project-roots.ts";
 import { ADAPTERS, type AdapterEntry, type AdapterId, type BinaryLookup } from "./catalog.ts";
 import { startAdapter } from "./adapter-process.ts";
-import { findRoot, isExecutable, which } from "./locate.ts";
+import { findRoot, isExecutable, which, type Trust } from "./locate.ts";
 
 /** How long the start probe (spawn + initialize) may take before the adapter counts as not starting. */
 export const START_PROBE_TIMEOUT_MS = 20_000;
@@ -23,7 +23,12 @@ export interface Detection {
   /** Where it was found, or the exact reason it cannot be used. */
   detail: string;
   hint?: string;
+  /** The program's working directory: the nearest marker's folder, else the workdir. */
   root?: string;
+  /** The marker that chose `root`, when one did. */
+  marker?: string;
+  /** Something the caller should be told about the choice (a project venv skipped as untrusted). */
+  note?: string;
   command?: string[];
   python?: string;
 }
@@ -40,10 +45,12 @@ export const INITIALIZE_ARGUMENTS: DebugProtocol.InitializeRequestArguments = {
 };
 
 /** The adapter's binary per catalog, or per the run's override when one is set. */
-export function lookupBinary(entry: AdapterEntry, root: string, overrides: Overrides): BinaryLookup {
+export function lookupBinary(entry: AdapterEntry, root: string, overrides: Overrides, trust: Trust): BinaryLookup {
   const command = overrides[entry.id]?.command;
-  if (!command?.length) return foundBefore(entry, root);
-  const path = which(command[0]!);
+  if (!command?.length) return foundBefore(entry, root, trust);
+  // The config's command is the harness's choice: an absolute path is used as given, a bare name
+  // is looked up on PATH (outside an untrusted workdir).
+  const path = isAbsolute(command[0]!) ? (isExecutable(command[0]!) ? command[0] : undefined) : which(command[0]!, trust);
   if (!path) {
     return { ok: false, reason: `the configured command ${command[0]} is not executable`, hint: "fix resources.debugAdapters.adapters in the run config" };
   }
@@ -57,37 +64,34 @@ export function lookupBinary(entry: AdapterEntry, root: string, overrides: Overr
  */
 const foundBinaries = new Map<string, BinaryLookup & { ok: true }>();
 
-function foundBefore(entry: AdapterEntry, root: string): BinaryLookup {
-  const key = [entry.id, root, process.env.PATH].join("\0");
+function foundBefore(entry: AdapterEntry, root: string, trust: Trust): BinaryLookup {
+  const key = [entry.id, root, trust.workspace, trust.workdir, process.env.PATH].join("\0");
   const known = foundBinaries.get(key);
   if (known && isExecutable(known.command[0]!)) return known;
-  const lookup = entry.findBinary(root);
+  const lookup = entry.findBinary(root, trust);
   if (lookup.ok) foundBinaries.set(key, lookup);
   else foundBinaries.delete(key);
   return lookup;
 }
 
-/** Marker and binary only: cheap, used before every launch. */
-export function detectStatic(entry: AdapterEntry, workdir: string, start: string, overrides: Overrides): Detection {
+/**
+ * The binary, and the folder the program runs in: the nearest folder from `start` up to the
+ * workdir with one of the adapter's markers, else the workdir. A marker is not a condition: a C
+ * binary built by a Makefile or a folder of Python scripts is debugged all the same.
+ */
+export function detectStatic(entry: AdapterEntry, workdir: string, start: string, overrides: Overrides, trust: Trust): Detection {
   const found = findRoot(workdir, start, entry.rootMarkers) ?? (start === workdir ? projectBelow(workdir, entry.rootMarkers) : undefined);
-  if (!found) {
-    // Both halves are named, so "add a marker" is never advice for a machine that lacks the binary.
-    const binary = lookupBinary(entry, workdir, overrides);
-    const also = binary.ok ? `the adapter itself is installed (${binary.detail})` : `${binary.reason} either`;
-    return {
-      adapter: entry.id,
-      usable: false,
-      detail: `no root marker (${entry.rootMarkers.join(", ")}) in the workspace; ${also}`,
-      hint: `add ${entry.rootMarkers[0]} at the project root if this is such a project${binary.ok ? "" : `, and ${binary.hint}`}`,
-    };
-  }
-  const binary = lookupBinary(entry, found.root, overrides);
-  if (!binary.ok) return { adapter: entry.id, usable: false, detail: binary.reason, hint: binary.hint, root: found.root };
+  const root = found?.root ?? workdir;
+  const binary = lookupBinary(entry, root, overrides, trust);
+  if (!binary.ok) return { adapter: entry.id, usable: false, detail: binary.reason, hint: binary.hint, root };
+  const where = found ? `root marker ${found.marker}` : `no project marker (${entry.rootMarkers.join(", ")}): programs run from the workdir`;
   return {
     adapter: entry.id,
     usable: true,
-    detail: `${binary.detail}; root marker ${found.marker}`,
-    root: found.root,
+    detail: `${binary.detail}; ${where}${binary.note ? `; ${binary.note}` : ""}`,
+    root,
+    ...(found ? { marker: found.marker } : {}),
+    ...(binary.note ? { note: binary.note } : {}),
     command: binary.command,
     ...(binary.python ? { python: binary.python } : {}),
   };
@@ -95,8 +99,7 @@ export function detectStatic(entry: AdapterEntry, workdir: string, start: string
 
 /**
  * For `adapters` and `attach`, which name no program: a project below the workdir (a monorepo's
- * `py/requirements.txt`) when the workdir itself holds no marker. Launch worked there; these said
- * "no root marker" and refused even with an explicit adapter.
+ * `py/requirements.txt`) when the workdir itself holds no marker.
  */
 function projectBelow(workdir: string, markers: readonly string[]): { root: string; marker: string } | undefined {
   const root = scanRoots(workdir, markers)[0];
@@ -104,9 +107,9 @@ function projectBelow(workdir: string, markers: readonly string[]): { root: stri
   return root && marker ? { root, marker } : undefined;
 }
 
-/** Marker, binary, and a real start: spawn it, initialize, stop it. */
-export async function detectAdapter(entry: AdapterEntry, workdir: string, overrides: Overrides): Promise<Detection> {
-  const found = detectStatic(entry, workdir, workdir, overrides);
+/** Binary, and a real start: spawn it, initialize, stop it. */
+export async function detectAdapter(entry: AdapterEntry, workdir: string, overrides: Overrides, trust: Trust): Promise<Detection> {
+  const found = detectStatic(entry, workdir, workdir, overrides, trust);
   if (!found.usable) return found;
   try {
     const adapter = await startAdapter({ command: found.command!, transport: entry.transport, cwd: found.root! });
@@ -126,6 +129,6 @@ export async function detectAdapter(entry: AdapterEntry, workdir: string, overri
   }
 }
 
-export function detectAll(workdir: string, overrides: Overrides): Promise<Detection[]> {
-  return Promise.all(ADAPTERS.map((entry) => detectAdapter(entry, workdir, overrides)));
+export function detectAll(workdir: string, overrides: Overrides, trust: Trust): Promise<Detection[]> {
+  return Promise.all(ADAPTERS.map((entry) => detectAdapter(entry, workdir, overrides, trust)));
 }

@@ -2,12 +2,13 @@
 import type { DoctorGroup } from "../doctor/check.ts";
 import { detectAll } from "./detect.ts";
 
-export const debugAdapterChecks: DoctorGroup = async ({ workdir, resources }) =>
-  (await detectAll(workdir, resources?.debugAdapters?.adapters ?? {})).map((found) => ({
+export const debugAdapterChecks: DoctorGroup = async ({ workdir, resources, trust }) =>
+  // Untrusted (the default), nothing inside the workdir is run to probe it: a cloned repository's venv is skipped.
+  (await detectAll(workdir, resources?.debugAdapters?.adapters ?? {}, { workspace: trust === "workspace", workdir })).map((found) => ({
     group: "debug adapters",
     name: found.adapter,
     ok: found.usable,
     detail: found.detail,
-    // No root marker: this checkout has no such project, so the adapter is not used here.
-    ...(!found.usable && found.root === undefined && found.detail.startsWith("no root marker") ? { unused: true } : found.hint ? { hint: found.hint } : {}),
+    // No project of that language here and no adapter either: "not used here", not a failure.
+    ...(!found.usable && found.marker === undefined ? { unused: true } : found.hint ? { hint: found.hint } : {}),
   }));

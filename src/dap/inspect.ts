@@ -48,12 +48,16 @@ export async function scopes(session: DebugSession, frameId: number) {
   const body = await session.connection.request<DebugProtocol.ScopesResponse>("scopes", { frameId: frame.dapId });
   return (body?.scopes ?? []).map((scope) => ({
     name: scope.name,
-    reference: session.references.mint("variables", scope.variablesReference, frame.threadId),
+    reference: session.references.mint("variables", scope.variablesReference, frame.threadId, { name: scope.name, frameDapId: frame.dapId }),
     ...(scope.expensive ? { expensive: true } : {}),
   }));
 }
 
-export async function variables(session: DebugSession, reference: number) {
+/**
+ * A page of a container's children: VARIABLES_CAP from `offset`. Adapters page loosely (debugpy
+ * ignores start/count), so all children are asked for and the page is cut here.
+ */
+export async function variables(session: DebugSession, reference: number, offset = 0) {
   session.requireStopped("read variables");
   const handle = session.references.resolve("variables", reference);
   const body = await session.connection.request<DebugProtocol.VariablesResponse>("variables", {
@@ -61,11 +65,19 @@ export async function variables(session: DebugSession, reference: number) {
   });
   const hidden = new Set(session.adapter.hiddenVariables);
   const children = (body?.variables ?? []).filter((variable) => !hidden.has(variable.name));
-  const capped = capList(children, VARIABLES_CAP);
+  const page = children.slice(offset, offset + VARIABLES_CAP);
+  const end = offset + page.length;
+  const note =
+    offset >= children.length && children.length > 0
+      ? `offset ${offset} is past the last of ${children.length} children; pass an offset below ${children.length}`
+      : offset > 0 || end < children.length
+        ? `${offset + (page.length ? 1 : 0)}–${end} of ${children.length} shown${end < children.length ? `; pass offset ${end} for the next ${Math.min(VARIABLES_CAP, children.length - end)}` : ""}`
+        : "";
   return {
-    variables: capped.items.map((variable): ShownVariable => shownVariable(session, variable, handle.threadId)),
-    total: capped.total,
-    note: capped.note,
+    variables: page.map((variable): ShownVariable => shownVariable(session, variable, handle.threadId)),
+    total: children.length,
+    offset,
+    note,
   };
 }
 
@@ -92,17 +104,51 @@ export async function evaluate(session: DebugSession, expression: string, frameI
     if (!frame) throw new ToolFailure("The stopped thread has no frames to evaluate in; call stack and pass a frame_id.");
     dapFrame = session.references.resolve("frame", frame.id).dapId;
   }
-  const body = await session.connection.request<DebugProtocol.EvaluateResponse>("evaluate", {
-    expression,
-    frameId: dapFrame,
-    context: session.adapter.evaluateContext,
-  });
+  const assigned = ASSIGNMENT.exec(expression)?.[1];
+  const shadowed = assigned && session.adapter.evaluateContext === "repl" ? await isGlobalOnly(session, assigned, dapFrame) : false;
+  let body: DebugProtocol.EvaluateResponse["body"] | undefined;
+  try {
+    body = await session.connection.request<DebugProtocol.EvaluateResponse>("evaluate", {
+      expression,
+      frameId: dapFrame,
+      context: session.adapter.evaluateContext,
+    });
+    // Remembered so set_variable later sets the global the program reads, not this evaluation-only local.
+    if (shadowed) session.evaluationLocals.add(`${dapFrame}\0${assigned}`);
+  } catch (error) {
+    // delve and lldb evaluate expressions, not assignments: `i = 5` is refused with a parse error.
+    if (assigned && error instanceof Error) throw new ToolFailure(`${error.message}. To change a variable, call set_variable with name ${assigned} and value.`);
+    throw error;
+  }
   return {
     result: capValue(body?.result ?? "", VALUE_CHARS),
     ...(body?.type ? { type: body.type } : {}),
     ...(body?.variablesReference ? { reference: session.references.mint("variables", body.variablesReference, threadId) } : {}),
     ...(frame ? { frame } : {}),
+    ...(shadowed
+      ? {
+          note:
+            `Note: ${assigned} is a global of this frame's module. The assignment bound a new local of that name for later evaluations only; ` +
+            `the program still sees the global unchanged. To change the global, call set_variable with name ${assigned}.`,
+        }
+      : {}),
   };
+}
+
+/** `name = value` (not `==`, not `a.b = …`): a plain assignment to one name. */
+const ASSIGNMENT = /^\s*([A-Za-z_]\w*)\s*=(?!=)/;
+
+/** In a function frame, whether `name` is a module global and not a local (debugpy's assignments bind locals). */
+async function isGlobalOnly(session: DebugSession, name: string, frameId: number | undefined): Promise<boolean> {
+  if (frameId === undefined) return false;
+  const scopes = (await session.connection.request<DebugProtocol.ScopesResponse>("scopes", { frameId }).catch(() => undefined))?.scopes ?? [];
+  const holds = async (scopeName: string) => {
+    const scope = scopes.find((s) => s.name === scopeName);
+    if (!scope) return false;
+    const body = await session.connection.request<DebugProtocol.VariablesResponse>("variables", { variablesReference: scope.variablesReference }).catch(() => undefined);
+    return body?.variables.some((variable) => variable.name === name) ?? false;
+  };
+  return (await holds("Globals")) && !(await holds("Locals"));
 }
 
 function shownVariable(session: DebugSession, variable: DebugProtocol.Variable, threadId: number | undefined): ShownVariable {

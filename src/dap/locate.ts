@@ -1,7 +1,7 @@
 // Finding things on this machine: executables on PATH, versioned LLVM tools, a Python that has debugpy.
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, lstatSync, readdirSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { isInside } from "../workspace/paths.ts";
 
 /** How long `python -c "import debugpy"` may take; a cold interpreter on a loaded machine is slow. */
@@ -16,24 +16,43 @@ export function isExecutable(path: string): boolean {
   }
 }
 
-/** Every match of `name` on PATH, in PATH order (`which -a`). */
-export function whichAll(name: string, path = process.env.PATH ?? ""): string[] {
-  if (name.includes("/")) return isExecutable(name) ? [name] : [];
+/**
+ * Whether the workspace may choose what runs (the run config's `trust`). Untrusted, nothing inside
+ * the workdir is executed to find or probe an adapter: PATH entries inside it and its virtualenvs
+ * are skipped, so a cloned repository cannot run code because someone looked at it.
+ */
+export interface Trust {
+  workspace: boolean;
+  workdir: string;
+}
+
+/** Trust for code outside any workspace (tools, benches): nothing to skip. */
+export const TRUST_ALL: Trust = { workspace: true, workdir: "/nonexistent" };
+
+/** PATH's folders that may be searched: untrusted, those inside the workdir are not. */
+function pathDirs(trust: Trust, path = process.env.PATH ?? ""): string[] {
   return path
     .split(delimiter)
     .filter(Boolean)
+    .filter((dir) => trust.workspace || !isInside(trust.workdir, resolve(trust.workdir, dir)));
+}
+
+/** Every match of `name` on PATH, in PATH order (`which -a`). */
+export function whichAll(name: string, trust: Trust = TRUST_ALL): string[] {
+  if (name.includes("/")) return isExecutable(name) ? [name] : [];
+  return pathDirs(trust)
     .map((dir) => join(dir, name))
     .filter((candidate) => isExecutable(candidate));
 }
 
-export function which(name: string): string | undefined {
-  return whichAll(name)[0];
+export function which(name: string, trust: Trust = TRUST_ALL): string | undefined {
+  return whichAll(name, trust)[0];
 }
 
 /** Versioned names on PATH like lldb-dap-19, lldb-vscode-16, newest version first. */
-export function versionedOnPath(stem: string): string[] {
+export function versionedOnPath(stem: string, trust: Trust = TRUST_ALL): string[] {
   const found = new Map<number, string>();
-  for (const dir of (process.env.PATH ?? "").split(delimiter).filter(Boolean)) {
+  for (const dir of pathDirs(trust)) {
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -65,21 +84,26 @@ export function llvmTools(tool: string, libDir = "/usr/lib"): string[] {
 }
 
 export type PythonChoice =
-  | { ok: true; python: string; where: string }
+  | { ok: true; python: string; where: string; note?: string }
   | { ok: false; reason: string; hint: string };
+
+/** What an untrusted answer says about a project venv it did not use. */
+export const TRUST_HINT = 'set "trust": "workspace" in the run config (the harness does when its user trusts this folder)';
 
 /**
  * The interpreter debugpy runs with: the root's `.venv`, then `venv`, then each python3 on PATH.
  * A project venv that exists is the answer even without debugpy — running the program in another
  * environment fails in ways that read as broken code — so its absence is reported, not skipped.
+ * An untrusted workspace's venv is never run (it is the checkout's code): it is skipped, and the
+ * answer says so.
  */
-export function choosePython(root: string): PythonChoice {
+export function choosePython(root: string, trust: Trust = TRUST_ALL): PythonChoice {
   // Probing spawns interpreters (a pyenv shim alone costs hundreds of ms): remember the answer
   // until the venvs or PATH change, so a new .venv is still seen on the next launch.
-  const key = [root, process.env.PATH, ...VENVS.map((venv) => venvStamp(join(root, venv, "bin", "python")))].join("\0");
+  const key = [root, trust.workspace, trust.workdir, process.env.PATH, ...VENVS.map((venv) => venvStamp(join(root, venv, "bin", "python")))].join("\0");
   const known = pythonChoices.get(key);
   if (known) return known;
-  const choice = probePython(root);
+  const choice = probePython(root, trust);
   pythonChoices.set(key, choice);
   return choice;
 }
@@ -95,10 +119,15 @@ function venvStamp(python: string): string {
   }
 }
 
-function probePython(root: string): PythonChoice {
+function probePython(root: string, trust: Trust): PythonChoice {
+  let skipped: string | undefined;
   for (const venv of VENVS) {
     const python = join(root, venv, "bin", "python");
     if (!existsSync(python)) continue;
+    if (!trust.workspace && isInside(trust.workdir, python)) {
+      skipped = `the project's ${venv}/bin/python was not used because the workspace is not trusted; to use it, ${TRUST_HINT}`;
+      break;
+    }
     if (hasDebugpy(python)) return { ok: true, python, where: `${venv}/bin/python` };
     return {
       ok: false,
@@ -106,14 +135,14 @@ function probePython(root: string): PythonChoice {
       hint: `run \`${venv}/bin/python -m pip install debugpy\`, or recreate the venv with --system-site-packages after \`apt install python3-debugpy\``,
     };
   }
-  const onPath = whichAll("python3");
+  const onPath = whichAll("python3", trust);
   const withDebugpy = onPath.find((python) => hasDebugpy(python));
-  if (withDebugpy) return { ok: true, python: withDebugpy, where: withDebugpy };
+  if (withDebugpy) return { ok: true, python: withDebugpy, where: withDebugpy, ...(skipped ? { note: skipped } : {}) };
   return {
     ok: false,
-    reason: onPath.length
-      ? `none of the python3 interpreters on PATH (${onPath.join(", ")}) can import debugpy`
-      : "no python3 on PATH",
+    reason:
+      (onPath.length ? `none of the python3 interpreters on PATH (${onPath.join(", ")}) can import debugpy` : "no python3 on PATH") +
+      (skipped ? `, and ${skipped}` : ""),
     hint: "apt install python3-debugpy (it installs debugpy for /usr/bin/python3), or `python3 -m pip install debugpy`",
   };
 }

@@ -7,6 +7,16 @@ export interface OutputRead {
   text: string;
   /** Characters that were dropped before this reader saw them. */
   dropped: number;
+  /** Absolute offsets (characters since the program started) of the text returned. */
+  from: number;
+  to: number;
+}
+
+export interface OutputPage extends OutputRead {
+  /** Characters after `to` that this page left for the next one. */
+  more: number;
+  /** Every character the program has written so far. */
+  total: number;
 }
 
 /**
@@ -26,7 +36,7 @@ export class OutputRing {
 
   constructor(private readonly capacity = OUTPUT_RING_CHARS) {}
 
-  /** When the last fragment arrived (ms since the epoch): a reader about to report an exit waits for quiet. */
+  /** When the last fragment arrived (ms since the epoch): a reader about to report waits for quiet. */
   lastAppendAt = 0;
 
   append(fragment: string, stream = "stdout"): void {
@@ -52,9 +62,34 @@ export class OutputRing {
     this.flushPartials();
     const cursor = this.cursors.get(reader) ?? 0;
     const from = Math.max(cursor, this.start);
-    const end = this.start + this.text.length;
+    const end = this.end;
     this.cursors.set(reader, end);
-    return { text: this.text.slice(from - this.start), dropped: from - cursor };
+    return { text: this.text.slice(from - this.start), dropped: from - cursor, from, to: end };
+  }
+
+  /**
+   * At most `maxChars` from `offset` (default: the reader's cursor), moving the reader's cursor to
+   * the page's end — so what a page leaves out, the next page returns.
+   */
+  page(reader: string, maxChars: number, offset?: number): OutputPage {
+    this.flushPartials();
+    const wanted = offset ?? this.cursors.get(reader) ?? 0;
+    const from = Math.min(Math.max(wanted, this.start), this.end);
+    const to = Math.min(from + maxChars, this.end);
+    this.cursors.set(reader, to);
+    return {
+      text: this.text.slice(from - this.start, to - this.start),
+      dropped: Math.max(0, Math.min(this.start, this.end) - wanted),
+      from,
+      to,
+      more: this.end - to,
+      total: this.end,
+    };
+  }
+
+  /** Absolute offset just past the last character kept. */
+  get end(): number {
+    return this.start + this.text.length;
   }
 
   private flushPartials(): void {

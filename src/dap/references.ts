@@ -3,11 +3,13 @@ import { ToolFailure } from "../answer/failure.ts";
 
 export type ReferenceKind = "frame" | "variables";
 
-interface Handle {
+export interface Handle {
   kind: ReferenceKind;
   /** The adapter's own id (frameId or variablesReference). */
   dapId: number;
   threadId?: number;
+  /** For a scope's variables: the scope's name ("Locals", "Globals") and its frame's adapter id. */
+  scope?: { name: string; frameDapId: number };
 }
 
 /**
@@ -27,9 +29,9 @@ export class ReferenceTable {
     this.staleBelow = this.next;
   }
 
-  mint(kind: ReferenceKind, dapId: number, threadId?: number): number {
+  mint(kind: ReferenceKind, dapId: number, threadId?: number, scope?: Handle["scope"]): number {
     const id = this.next++;
-    this.handles.set(id, { kind, dapId, ...(threadId !== undefined ? { threadId } : {}) });
+    this.handles.set(id, { kind, dapId, ...(threadId !== undefined ? { threadId } : {}), ...(scope ? { scope } : {}) });
     return id;
   }
 

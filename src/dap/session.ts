@@ -3,10 +3,23 @@ import { rmSync } from "node:fs";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { ToolFailure } from "../answer/failure.ts";
 import { type RunningAdapter } from "./adapter-process.ts";
-import type { AdapterEntry } from "./catalog.ts";
-import { descendants, stillRunning, type ProcessMark } from "./descendants.ts";
+import {
+  sendExceptionFilters,
+  sendFunctionBreakpoints,
+  sendLineBreakpoints,
+  type BreakpointBook,
+  type BreakpointResult,
+  type FunctionBreakpoint,
+  type LineBreakpoint,
+} from "./breakpoint-book.ts";
+import { takesSource, type AdapterEntry } from "./catalog.ts";
+import { DebuggeeProcesses } from "./debuggee-processes.ts";
+import { EventGate } from "./event-gate.ts";
+import { attachedPids, checkRunning, releaseAttached, type DetachCheck } from "./detach.ts";
 import { INITIALIZE_ARGUMENTS } from "./detect.ts";
+import { exitStatusAtDisconnect, stopSignal, type ExitFacts } from "./exit-words.ts";
 import { OutputRing } from "./output-ring.ts";
+import { OUTPUT_SETTLE_MS } from "./output-settle.ts";
 import { ReferenceTable } from "./references.ts";
 import { SourceLines } from "./source-lines.ts";
 import { describeStop, type ReportFrame, type StopOutcome, type StopReport } from "./stop-report.ts";
@@ -23,14 +36,6 @@ const PROGRAM_OUTPUT = new Set<string | undefined>([undefined, "stdout", "stderr
 
 export type SessionState = "starting" | "running" | "stopped" | "exited" | "ended";
 
-export interface BreakpointResult {
-  line: number;
-  verified: boolean;
-  /** The line the adapter actually put it on, when it moved it. */
-  actual_line?: number;
-  message?: string;
-}
-
 export interface SessionStart {
   adapter: AdapterEntry;
   running: RunningAdapter;
@@ -40,6 +45,19 @@ export interface SessionStart {
   workdir: string;
   stopWaitMs: number;
   output: OutputRing;
+  /** Files the session made and removes when it ends (the stdin text, delve's built binary). */
+  scratch?: string[];
+  /** Where an attached program listens: its pid is the port's owner's, or that owner's children's. */
+  attachPort?: number;
+}
+
+export interface StartedSession {
+  report: StopReport;
+  breakpoints: Record<string, BreakpointResult[]>;
+  functionBreakpoints: BreakpointResult[];
+  /** Exception filters in force, and words about those asked for that the adapter lacks. */
+  exceptionFilters: string[];
+  notes: string[];
 }
 
 export class DebugSession {
@@ -52,21 +70,33 @@ export class DebugSession {
   state: SessionState = "starting";
   /** Why the session is over, when it is. */
   endedReason: string | undefined;
-  exitCode: number | undefined;
+  readonly exit: ExitFacts = {};
   lastStop: DebugProtocol.StoppedEvent["body"] | undefined;
   /** The frame the last report showed, for messages that must not consume output (a refusal). */
   lastFrame: ReportFrame | undefined;
+  /** How many frames above the shown one sit on its thread (runtime or libc code after a pause). */
+  shownDepth = 0;
   /** The thread of the last stop; the default for thread-taking operations. */
   currentThread: number | undefined;
-  debuggeePid: number | undefined;
   /** Set while our pause request waits: lldb-vscode reports that stop as a SIGSTOP "exception". */
   pausing = false;
   /** A launched debuggee is ours to kill; an attached one belongs to whoever started it. */
   ownsDebuggee = true;
-  /** A file the adapter builds the program into, to remove when the session ends. */
-  private scratchBinary: string | undefined;
-  /** The adapter's descendants after launch, when no `process` event named the debuggee. */
-  private debuggeeFallback: ProcessMark[] = [];
+  /** The exception filters in force. */
+  exceptionFilters: string[] = [];
+  /**
+   * Names an evaluate bound as locals of a function frame where they were the module's globals
+   * (debugpy writes an assignment into the frame's locals dict), by adapter frame id and name.
+   */
+  readonly evaluationLocals = new Set<string>();
+  /** What `terminate` found when it detached from an attached program. */
+  detached: DetachCheck | undefined;
+  private readonly scratch: string[];
+  /** Files breakpoints were sent for, so a detach can clear them. */
+  readonly sentFiles = new Set<string>();
+  private readonly attachPort: number | undefined;
+  /** The launched program's processes, to kill with the session. */
+  private readonly debuggee = new DebuggeeProcesses();
   capabilities: DebugProtocol.Capabilities = {};
   readonly references = new ReferenceTable();
   private readonly running: RunningAdapter;
@@ -74,8 +104,10 @@ export class DebugSession {
   private stopWaiters: ((outcome: StopOutcome) => void)[] = [];
   /** Names by thread id; a `threads` request per stop costs debugpy tens of ms, so they are kept. */
   private threadNames = new Map<number, string>();
-  private initializedSeen = false;
-  private initializedWaiters: (() => void)[] = [];
+  private readonly initialized = new EventGate("initialized");
+  private readonly afterStopHooks: (() => Promise<unknown>)[] = [];
+  /** The signal of the last stop on one (lldb's "signal SIGSEGV"): an exit status equal to it was that signal. */
+  private lastStopSignal: number | undefined;
 
   constructor(start: SessionStart) {
     this.adapter = start.adapter;
@@ -84,6 +116,8 @@ export class DebugSession {
     this.root = start.root;
     this.stopWaitMs = start.stopWaitMs;
     this.output = start.output;
+    this.scratch = start.scratch ?? [];
+    this.attachPort = start.attachPort;
     this.sources = new SourceLines(start.workdir);
     this.connection.onEvent((event) => this.onEvent(event));
   }
@@ -96,57 +130,66 @@ export class DebugSession {
     return this.running.child?.pid;
   }
 
+  /** Whether this session's adapter sets breakpoints in `file` (a .py file is not delve's). */
+  takes(file: string): boolean {
+    return takesSource(this.adapter, file);
+  }
+
   get live(): boolean {
     return this.state !== "exited" && this.state !== "ended";
   }
+
+  /** A request bound to this session's connection (breakpoint helpers take it as a function). */
+  readonly request = <R extends DebugProtocol.Response>(command: string, args?: unknown, timeoutMs?: number): Promise<R["body"]> =>
+    this.connection.request<R>(command, args, timeoutMs);
 
   /**
    * The one request order all adapters accept: initialize → launch/attach (not awaited: debugpy
    * withholds its answer until configurationDone) → initialized → breakpoints → configurationDone
    * → the launch answer → the first stop.
    */
-  async start(
-    request: "launch" | "attach",
-    args: Record<string, unknown>,
-    breakpoints: ReadonlyMap<string, readonly number[]>,
-    signal?: AbortSignal,
-  ): Promise<{ report: StopReport; breakpoints: Record<string, BreakpointResult[]> }> {
+  async start(request: "launch" | "attach", args: Record<string, unknown>, book: BreakpointBook, signal?: AbortSignal): Promise<StartedSession> {
     this.ownsDebuggee = request === "launch";
-    if (request === "launch" && typeof args.output === "string") this.scratchBinary = args.output;
+    if (request === "launch" && typeof args.output === "string") this.scratch.push(args.output);
     this.capabilities =
       (await this.connection.request<DebugProtocol.InitializeResponse>("initialize", { ...INITIALIZE_ARGUMENTS, adapterID: this.adapter.id })) ?? {};
     const firstStop = this.nextStop();
     const started = this.connection.request(request, args, LAUNCH_TIMEOUT_MS);
     started.catch(() => {}); // awaited below; an early refusal also ends the wait for initialized
-    await Promise.race([this.initialized(), started.then(() => this.initializedAfterLaunch())]);
+    // lldb answers launch first and sends initialized after; an adapter that never does is stuck.
+    await Promise.race([this.initialized.wait(), started.then(() => this.initialized.wait(INITIALIZED_TIMEOUT_MS))]);
+    const notes: string[] = [];
+    const { files, kept } = book.forAdapter(this.adapter);
+    if (kept.length) notes.push(`Breakpoints in ${kept.length} file(s) of another language were kept for a session that debugs them, not sent to ${this.adapter.id}.`);
     const placed: Record<string, BreakpointResult[]> = {};
-    for (const [file, lines] of breakpoints) placed[file] = await this.setBreakpoints(file, lines);
-    const filters = (this.capabilities.exceptionBreakpointFilters ?? [])
-      .filter((filter) => filter.filter === "uncaught" || filter.default)
-      .map((filter) => filter.filter);
-    if (this.capabilities.exceptionBreakpointFilters) await this.connection.request("setExceptionBreakpoints", { filters });
+    for (const [file, specs] of files) placed[file] = await this.setBreakpoints(file, specs);
+    const functionBreakpoints = book.functions.length ? await this.setFunctionBreakpoints(book.functions) : [];
+    notes.push(...(await this.applyExceptionFilters(book.exceptionFilters)));
     await this.connection.request("configurationDone");
     await started;
     if (this.state === "starting") this.state = "running";
-    this.noteDebuggeeProcesses();
-    return { report: await this.settle(firstStop, signal), breakpoints: placed };
+    if (this.ownsDebuggee && this.adapterPid !== undefined) this.debuggee.noteBelow(this.adapterPid);
+    const report = await this.settle(firstStop, signal);
+    return { report, breakpoints: placed, functionBreakpoints, exceptionFilters: this.exceptionFilters, notes };
   }
 
-  async setBreakpoints(file: string, lines: readonly number[]): Promise<BreakpointResult[]> {
-    const body = await this.connection.request<DebugProtocol.SetBreakpointsResponse>("setBreakpoints", {
-      source: { path: file },
-      breakpoints: lines.map((line) => ({ line })),
-      lines,
-    });
-    return lines.map((line, index) => {
-      const placed = body?.breakpoints[index];
-      return {
-        line,
-        verified: placed?.verified ?? false,
-        ...(placed?.line !== undefined && placed.line !== line ? { actual_line: placed.line } : {}),
-        ...(placed?.message ? { message: placed.message } : {}),
-      };
-    });
+  setBreakpoints(file: string, specs: readonly LineBreakpoint[]): Promise<BreakpointResult[]> {
+    this.sentFiles.add(file);
+    return sendLineBreakpoints(this.request, this.capabilities, this.adapter.id, file, specs);
+  }
+
+  setFunctionBreakpoints(specs: readonly FunctionBreakpoint[]): Promise<BreakpointResult[]> {
+    return sendFunctionBreakpoints(this.request, this.capabilities, this.adapter.id, specs);
+  }
+
+  /**
+   * Sends the chosen exception filters (or, when none were chosen, `uncaught` and the adapter's
+   * defaults); returns sentences about filters this adapter does not have.
+   */
+  async applyExceptionFilters(wanted: readonly string[] | undefined): Promise<string[]> {
+    const applied = await sendExceptionFilters(this.request, this.capabilities, this.adapter.id, wanted);
+    this.exceptionFilters = applied.filters;
+    return applied.notes;
   }
 
   /** continue / next / stepIn / stepOut, then wait for the next stop. */
@@ -181,7 +224,8 @@ export class DebugSession {
   }
 
   /** The state right now, as a report; output since the last report rides along. */
-  status(): Promise<StopReport> {
+  async status(): Promise<StopReport> {
+    if (this.state === "stopped") await this.runAfterStop();
     if (this.state === "stopped" && this.lastStop) return this.describe({ kind: "stopped", body: this.lastStop }, 0);
     if (this.state === "exited") return this.describe({ kind: "exited" }, 0);
     if (this.state === "ended") return this.describe({ kind: "ended", reason: this.endedReason ?? "the session ended" }, 0);
@@ -191,7 +235,7 @@ export class DebugSession {
   requireLive(): void {
     if (this.state === "ended") throw new ToolFailure(`The debug session is over: ${this.endedReason}. Launch again.`);
     if (this.state === "exited") {
-      throw new ToolFailure(`The program has exited${this.exitCode !== undefined ? ` with code ${this.exitCode}` : ""}; launch it again to debug further.`);
+      throw new ToolFailure(`The program has exited${this.exit.exitCode !== undefined ? ` with code ${this.exit.exitCode}` : ""}; launch it again (or restart) to debug further.`);
     }
   }
 
@@ -222,48 +266,41 @@ export class DebugSession {
     return this.threadNames.get(id);
   }
 
-  /** Ends the session: polite disconnect, then the adapter's group and the debuggee are killed. */
+  /**
+   * Ends the session. A launched program is killed with the adapter. An attached one is let go so
+   * that it runs on: its breakpoints are cleared (a multi-client server keeps them and would halt
+   * it with no client), a stopped program is continued (delve 1.20 leaves it halted otherwise, and
+   * ignores suspendDebuggee), and then whether it runs is checked.
+   */
   async close(reason: string): Promise<void> {
+    const wasStopped = this.state === "stopped";
     if (this.state !== "ended") {
       this.state = "ended";
       this.endedReason ??= reason;
     }
+    const pids = this.ownsDebuggee ? [] : attachedPids(this.debuggee.namedPid, this.attachPort);
     if (!this.connection.closed) {
-      const terminateDebuggee = this.ownsDebuggee;
-      await this.connection.request("disconnect", { terminateDebuggee }, DISCONNECT_TIMEOUT_MS).catch(() => {});
+      if (!this.ownsDebuggee) await releaseAttached(this, wasStopped);
+      await this.connection
+        .request("disconnect", { terminateDebuggee: this.ownsDebuggee, suspendDebuggee: false }, DISCONNECT_TIMEOUT_MS)
+        .catch(() => {});
     }
     await this.running.stop();
-    this.killDebuggee();
-    this.removeScratchBinary();
+    if (!this.ownsDebuggee) this.detached = await checkRunning(pids);
+    if (this.ownsDebuggee) this.debuggee.kill();
+    this.removeScratch();
     this.wake({ kind: "ended", reason: this.endedReason ?? reason });
   }
 
-  /**
-   * The program delve built into the temp dir (the launch's `output`): dlv deletes it when it
-   * ends normally, not when it is killed, and each is megabytes.
-   */
-  private removeScratchBinary(): void {
-    if (this.scratchBinary) rmSync(this.scratchBinary, { force: true });
-  }
 
-  /**
-   * delve names no debuggee pid, and the debuggee sits in a process group of its own: if dlv dies,
-   * killing dlv's group would leave the program running. Its pid is read from /proc instead.
-   */
-  private noteDebuggeeProcesses(): void {
-    if (!this.ownsDebuggee || this.debuggeePid !== undefined || this.adapterPid === undefined) return;
-    this.debuggeeFallback = descendants(this.adapterPid);
+  /** Files the session made: the stdin text, the program delve built into the temp dir (dlv deletes it only when it ends normally). */
+  private removeScratch(): void {
+    for (const file of this.scratch) rmSync(file, { force: true });
   }
 
   /** The launched program's pid, from the adapter's process event or else from /proc. */
   get programPid(): number | undefined {
-    return this.debuggeePid ?? this.debuggeeFallback[0]?.pid;
-  }
-
-  private killDebuggee(): void {
-    if (!this.ownsDebuggee) return;
-    if (this.debuggeePid !== undefined) return killQuietly(this.debuggeePid);
-    for (const mark of this.debuggeeFallback) if (stillRunning(mark)) killQuietly(mark.pid);
+    return this.debuggee.pid;
   }
 
   private markRunning(): void {
@@ -271,13 +308,22 @@ export class DebugSession {
     this.references.moveOn();
   }
 
+  /** Work for the next stop (removing run_to's temporary breakpoint), done before it is reported. */
+  afterStop(hook: () => Promise<unknown>): void {
+    this.afterStopHooks.push(hook);
+  }
+
+  private async runAfterStop(): Promise<void> {
+    for (const hook of this.afterStopHooks.splice(0)) await hook().catch(() => {});
+  }
+
   /** Registered before the request that causes the stop, so a fast stop event is never missed. */
-  private nextStop(): Promise<StopOutcome> {
+  nextStop(): Promise<StopOutcome> {
     return new Promise((resolve) => this.stopWaiters.push(resolve));
   }
 
   /** Waits for the next stop, bounded; a cancelled call stops waiting at once (the program runs on). */
-  private async settle(next: Promise<StopOutcome>, signal?: AbortSignal): Promise<StopReport> {
+  async settle(next: Promise<StopOutcome>, signal?: AbortSignal): Promise<StopReport> {
     const began = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -290,28 +336,47 @@ export class DebugSession {
     const outcome = await Promise.race([next, bound]);
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener("abort", onAbort);
-    return this.describe(outcome, Date.now() - began);
+    const outputComplete = outcome.kind === "exited" ? await this.finishExited() : false;
+    if (outcome.kind === "stopped") await this.runAfterStop();
+    return describeStop(this, outcome, Date.now() - began, outputComplete);
+  }
+
+  /**
+   * The program is gone. Where it wrote to the adapter's stdio (delve, debugpy), the adapter is
+   * stopped too: once every writer has closed the pipes, all the output is in — a fact, where
+   * waiting for quiet was a guess (delve's output came after `terminated` in 1 launch in 5).
+   * A background child of the program that keeps the pipes open leaves that unknown.
+   */
+  private async finishExited(): Promise<boolean> {
+    await this.learnExitStatus();
+    if (this.adapter.programOutput !== "adapter-stdio") return false;
+    await this.running.stop();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), OUTPUT_SETTLE_MS)));
+    const ended = await Promise.race([this.running.outputEnded.then(() => true), bound]);
+    clearTimeout(timer);
+    return ended;
+  }
+
+  /**
+   * delve 1.20 sends no `exited` event and names the exit status only when the client disconnects;
+   * the program is gone, so the session disconnects now to learn it.
+   */
+  private async learnExitStatus(): Promise<void> {
+    const pattern = this.adapter.exitStatusAtDisconnect;
+    if (!pattern || this.exit.exitCode !== undefined || this.connection.closed) return;
+    const code = await exitStatusAtDisconnect(this.connection, pattern, DISCONNECT_TIMEOUT_MS);
+    if (code !== undefined) this.noteExitCode(code);
+  }
+
+  private noteExitCode(code: number): void {
+    this.exit.exitCode = code;
+    const signal = this.adapter.signalOfExitCode?.(code, this.lastStopSignal);
+    if (signal) this.exit.signal = { number: signal.signal, certain: signal.certain };
   }
 
   private describe(outcome: StopOutcome, waitedMs: number): Promise<StopReport> {
-    return describeStop(this, outcome, waitedMs);
-  }
-
-  /** lldb answers launch first and sends initialized after; an adapter that never does is stuck. */
-  private initializedAfterLaunch(): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stuck = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the adapter accepted the request but sent no initialized event within ${INITIALIZED_TIMEOUT_MS} ms`)),
-        INITIALIZED_TIMEOUT_MS,
-      );
-    });
-    return Promise.race([this.initialized(), stuck]).finally(() => clearTimeout(timer));
-  }
-
-  private initialized(): Promise<void> {
-    if (this.initializedSeen) return Promise.resolve();
-    return new Promise((resolve) => this.initializedWaiters.push(resolve));
+    return describeStop(this, outcome, waitedMs, false);
   }
 
   private wake(outcome: StopOutcome): void {
@@ -323,13 +388,13 @@ export class DebugSession {
   private onEvent(event: DebugProtocol.Event): void {
     switch (event.event) {
       case "initialized":
-        this.initializedSeen = true;
-        for (const waiter of this.initializedWaiters.splice(0)) waiter();
+        this.initialized.open();
         break;
       case "stopped": {
         const body = (event as DebugProtocol.StoppedEvent).body;
         this.state = "stopped";
         this.lastStop = body;
+        this.lastStopSignal = body.reason === "exception" ? stopSignal(body.description ?? body.text) : undefined;
         if (body.threadId !== undefined) this.currentThread = body.threadId;
         this.wake({ kind: "stopped", body });
         break;
@@ -346,10 +411,10 @@ export class DebugSession {
         break;
       }
       case "process":
-        this.debuggeePid = (event as DebugProtocol.ProcessEvent).body.systemProcessId ?? this.debuggeePid;
+        this.debuggee.named((event as DebugProtocol.ProcessEvent).body.systemProcessId);
         break;
       case "exited":
-        this.exitCode = (event as DebugProtocol.ExitedEvent).body.exitCode;
+        this.noteExitCode((event as DebugProtocol.ExitedEvent).body.exitCode);
         break;
       case "terminated":
         // While the session is being closed (TTL, terminate), a waiting call must hear why, not "exited".
@@ -365,23 +430,12 @@ export class DebugSession {
           this.endedReason = `${(event.body as { reason: string }).reason} — the adapter died mid-session${
             this.running.stderrTail() ? ` (stderr: ${this.running.stderrTail().slice(-300)})` : ""
           }`;
-          this.killDebuggee();
+          if (this.ownsDebuggee) this.debuggee.kill();
           void this.running.stop();
         }
-        this.removeScratchBinary();
+        this.removeScratch();
         this.wake({ kind: "ended", reason: this.endedReason ?? "the session ended" });
         break;
-    }
-  }
-}
-
-/** Kills the debuggee and its group; adapters like lldb start it in a group of its own. */
-function killQuietly(pid: number): void {
-  for (const target of [-pid, pid]) {
-    try {
-      process.kill(target, "SIGKILL");
-    } catch {
-      // already gone
     }
   }
 }

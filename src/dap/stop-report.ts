@@ -1,9 +1,11 @@
 // The one answer every control call gives: where the program stopped (or that it still runs), and its output.
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { capText } from "../tool/budget.ts";
 import { isInside } from "../workspace/paths.ts";
+import { exitSentence, signalName, type ExitFacts } from "./exit-words.ts";
+import type { AdapterEntry } from "./catalog.ts";
 import type { DapConnection } from "./connection.ts";
 import type { OutputRing } from "./output-ring.ts";
+import { EXIT_OUTPUT_QUIET_MS, OUTPUT_QUIET_MS, outputSettled } from "./output-settle.ts";
 import type { ReferenceTable } from "./references.ts";
 import type { SourceLines } from "./source-lines.ts";
 import { shownPath } from "../workspace/shown-path.ts";
@@ -13,22 +15,24 @@ import { shownPath } from "../workspace/shown-path.ts";
  * interface lives here so that the two files do not import each other.
  */
 export interface ReportedSession {
+  readonly adapter: AdapterEntry;
   readonly root: string;
   readonly output: OutputRing;
   readonly sources: SourceLines;
   readonly references: ReferenceTable;
   readonly capabilities: DebugProtocol.Capabilities;
   readonly connection: DapConnection;
-  readonly exitCode: number | undefined;
+  readonly exit: ExitFacts;
   readonly pausing: boolean;
   lastFrame: ReportFrame | undefined;
+  shownDepth: number;
   currentThread: number | undefined;
   threadList(): Promise<DebugProtocol.Thread[]>;
   threadName(id: number): Promise<string | undefined>;
 }
 
-/** Output carried by one report; the rest stays readable through `output`. */
-const REPORT_OUTPUT_BYTES = 4_000;
+/** Output carried by one report (head and tail); the rest stays readable through `output`. */
+const REPORT_OUTPUT_CHARS = 4_000;
 /** How many threads are inspected to find one in user code when the stop names none (delve after pause). */
 const USER_THREAD_SCAN = 20;
 /** How deep a paused thread's stack is searched for the project's code (runtime frames sit on top). */
@@ -50,6 +54,12 @@ export interface ReportFrame {
   source?: string;
 }
 
+/** Characters of program output a report left out, as absolute offsets `output` takes. */
+export interface OutputCut {
+  from: number;
+  to: number;
+}
+
 export interface StopReport {
   state: "stopped" | "running" | "exited" | "ended";
   reason?: string;
@@ -58,44 +68,48 @@ export interface StopReport {
   thread?: { id: number; name?: string };
   frame?: ReportFrame;
   exit_code?: number;
+  /** The signal that killed the program; `signal_certain` false when the exit code only may mean it. */
+  signal?: string;
+  signal_number?: number;
+  signal_certain?: boolean;
   waited_ms?: number;
   output: string;
   output_dropped?: number;
-  /** Characters of output left out of this report to keep it short; `output` returns them. */
-  output_cut?: number;
+  /** Output left out of this report to keep it short; `output` with `offset: from` returns it. */
+  output_cut?: OutputCut;
+  /** Output was still arriving when the report was made (the bounded wait for it ran out). */
+  output_incomplete?: boolean;
 }
 
 /**
- * After the program exited, output can still be on its way: delve's arrives on dlv's stdout pipe,
- * apart from the DAP stream, and came after the `terminated` event in 1 launch in 5 ("The program
- * exited." with none of it). The report waits until the output has been quiet this long, within a bound.
+ * Waits (bounded) for the program's output to catch up: after a stop, what it printed before the
+ * stop may still be in a pipe or in the adapter's event queue; after an exit, buffers flushed on
+ * the way out can trail the `terminated` event (delve: 1 launch in 5 said "exited" with none of it).
  */
-const EXIT_OUTPUT_QUIET_MS = 60;
-const EXIT_OUTPUT_WAIT_MS = 400;
+async function outputCaughtUp(session: ReportedSession, outcome: StopOutcome): Promise<boolean> {
+  if (outcome.kind === "exited") return outputSettled(session.output, EXIT_OUTPUT_QUIET_MS, true);
+  if (outcome.kind !== "stopped") return true;
+  // Output on the adapter's stdio travels apart from the stop event: give it one quiet window.
+  // lldb's events put the program's output before the stop, so only output still arriving is waited for.
+  return outputSettled(session.output, OUTPUT_QUIET_MS, session.adapter.programOutput === "adapter-stdio");
+}
 
-export async function describeStop(session: ReportedSession, outcome: StopOutcome, waitedMs: number): Promise<StopReport> {
-  if (outcome.kind === "exited") await outputQuiet(session);
+/** `outputComplete`: all the program's output is known to be in (its pipes ended), so nothing is waited for. */
+export async function describeStop(session: ReportedSession, outcome: StopOutcome, waitedMs: number, outputComplete: boolean): Promise<StopReport> {
+  const caughtUp = outputComplete || (await outputCaughtUp(session, outcome));
   const report = await describeState(session, outcome, waitedMs);
   session.lastFrame = report.frame;
   const read = session.output.read("report");
-  const capped = capText(read.text, REPORT_OUTPUT_BYTES);
-  report.output = capped.text;
+  if (read.text.length > REPORT_OUTPUT_CHARS) {
+    // Head and tail: the start says what ran, the end where it got to. The middle is named by
+    // offsets, and `output` returns it (its reader has its own cursor and takes an offset).
+    const half = REPORT_OUTPUT_CHARS / 2;
+    report.output = `${read.text.slice(0, half)}\n…\n${read.text.slice(-half)}`;
+    report.output_cut = { from: read.from + half, to: read.to - half };
+  } else report.output = read.text;
   if (read.dropped > 0) report.output_dropped = read.dropped;
-  // Cut from this report only: the `output` operation still has it (its reader has its own cursor).
-  if (capped.cutBytes > 0) report.output_cut = capped.cutBytes;
+  if (!caughtUp) report.output_incomplete = true;
   return report;
-}
-
-async function outputQuiet(session: ReportedSession): Promise<void> {
-  const deadline = Date.now() + EXIT_OUTPUT_WAIT_MS;
-  let since = Date.now();
-  // Quiet counts from the exit itself too: output that stopped before it needs no wait beyond this.
-  while (Date.now() < deadline) {
-    const last = Math.max(session.output.lastAppendAt, since);
-    if (Date.now() - last >= EXIT_OUTPUT_QUIET_MS) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    since = Math.min(since, Date.now());
-  }
 }
 
 async function describeState(session: ReportedSession, outcome: StopOutcome, waitedMs: number): Promise<StopReport> {
@@ -105,7 +119,7 @@ async function describeState(session: ReportedSession, outcome: StopOutcome, wai
     case "running":
       return { state: "running", output: "" };
     case "exited":
-      return { state: "exited", ...(session.exitCode !== undefined ? { exit_code: session.exitCode } : {}), output: "" };
+      return { state: "exited", ...exitFields(session.exit), output: "" };
     case "ended":
       return { state: "ended", description: outcome.reason, output: "" };
     case "stopped":
@@ -126,8 +140,9 @@ async function describeState(session: ReportedSession, outcome: StopOutcome, wai
     report.thread = { id: threadId, ...(name ? { name } : {}) };
     // After a pause or an exception the top frame is often the runtime's (Go's panic stops in
     // runtime.fatalpanic, a C abort in libc): the frame worth showing is the project's nearest.
-    const frame = await topFrame(session, threadId, body.reason === "pause" || body.reason === "exception");
-    if (frame) report.frame = frame;
+    const shown = await reportedFrame(session, threadId, body.reason === "pause" || body.reason === "exception");
+    if (shown.frame) report.frame = shown.frame;
+    session.shownDepth = shown.depth;
     if (body.reason === "exception") report.exception = await exceptionText(session, threadId, body);
   }
   return report;
@@ -148,6 +163,14 @@ export async function topFrame(session: ReportedSession, threadId: number, inPro
   const frames = await projectFrames(session, threadId, inProject ? USER_FRAME_SCAN : 1);
   const frame = (inProject ? frames.find((f) => inRoot(session, f)) : undefined) ?? frames[0];
   return frame ? shownFrame(session, frame, threadId) : undefined;
+}
+
+/** The frame a stop report shows, and how many frames sit above it (steps start from it). */
+async function reportedFrame(session: ReportedSession, threadId: number, inProject: boolean): Promise<{ frame?: ReportFrame; depth: number }> {
+  const frames = await projectFrames(session, threadId, inProject ? USER_FRAME_SCAN : 1);
+  const index = inProject ? Math.max(0, frames.findIndex((f) => inRoot(session, f))) : 0;
+  const frame = frames[index];
+  return frame ? { frame: shownFrame(session, frame, threadId), depth: index } : { depth: 0 };
 }
 
 async function projectFrames(session: ReportedSession, threadId: number, levels: number): Promise<DebugProtocol.StackFrame[]> {
@@ -208,7 +231,12 @@ export function formatReport(report: StopReport): string {
       );
       break;
     case "exited":
-      lines.push(`The program exited${report.exit_code !== undefined ? ` with code ${report.exit_code}` : ""}.`);
+      lines.push(
+        exitSentence({
+          ...(report.exit_code !== undefined ? { exitCode: report.exit_code } : {}),
+          ...(report.signal_number !== undefined ? { signal: { number: report.signal_number, certain: report.signal_certain === true } } : {}),
+        }),
+      );
       break;
     case "ended":
       lines.push(`The debug session ended: ${report.description}.`);
@@ -225,6 +253,17 @@ export function formatReport(report: StopReport): string {
   }
   if (report.output) lines.push(`Output since the last report:\n${report.output.replace(/\n$/, "")}`);
   if (report.output_dropped) lines.push(`(${report.output_dropped} characters of output were dropped; the buffer is bounded)`);
-  if (report.output_cut) lines.push(`(${report.output_cut} characters of output were left out of this report; the output operation returns them)`);
+  if (report.output_cut) {
+    const { from, to } = report.output_cut;
+    lines.push(`(characters ${from}–${to} of the output, ${to - from} in all, were left out of this report; output with offset ${from} returns them)`);
+  }
+  if (report.output_incomplete) lines.push("(output may still be arriving: it was still coming when this report was made; call output for the rest)");
   return lines.join("\n");
+}
+
+function exitFields(exit: ExitFacts): Pick<StopReport, "exit_code" | "signal" | "signal_number" | "signal_certain"> {
+  return {
+    ...(exit.exitCode !== undefined ? { exit_code: exit.exitCode } : {}),
+    ...(exit.signal ? { signal: signalName(exit.signal.number), signal_number: exit.signal.number, signal_certain: exit.signal.certain } : {}),
+  };
 }

@@ -4,13 +4,16 @@ import { dirname } from "node:path";
 import { ToolFailure } from "../answer/failure.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
 import { connectToDebugServer, startAdapter, type RunningAdapter } from "./adapter-process.ts";
+import { BreakpointBook, type BreakpointResult, type FunctionBreakpoint, type LineBreakpoint } from "./breakpoint-book.ts";
 import { ADAPTERS, adapterById, adapterForProgram, type AdapterEntry, type AdapterId } from "./catalog.ts";
 import { DapRequestError } from "./connection.ts";
+import { debuggeeStdin, type StdinChoice } from "./debuggee-stdin.ts";
+import { detachWords } from "./detach.ts";
 import { detectAll, detectStatic, type Detection, type Overrides } from "./detect.ts";
-import { OutputRing } from "./output-ring.ts";
-import { DebugSession, type BreakpointResult } from "./session.ts";
-import type { StopReport } from "./stop-report.ts";
+import type { Trust } from "./locate.ts";
 import { shownPath } from "../workspace/shown-path.ts";
+import { OutputRing } from "./output-ring.ts";
+import { DebugSession, type StartedSession } from "./session.ts";
 
 /** A session's hard lifetime (SPEC: 30 minutes); the run config may shorten it. */
 export const SESSION_TTL_MS = 30 * 60_000;
@@ -19,21 +22,47 @@ export const STOP_WAIT_MS = 15_000;
 
 /** How much output and stderr a failed launch quotes. */
 const FAILURE_CONTEXT_CHARS = 1_500;
+/** Shell operators that reach a program as literal arguments: no shell runs between. */
+const SHELL_OPERATORS = new Set(["<", ">", ">>", "<<", "|", "2>", "2>&1", "&>", "&&", "||", ";"]);
 
 export interface SupervisorSettings {
   workdir: string;
   ttlMs?: number;
   stopWaitMs?: number;
   overrides?: Overrides;
+  /** Whether binaries inside the workdir (its virtualenv, PATH entries in it) may run. */
+  trustWorkspace: boolean;
+}
+
+export interface LaunchOptions {
+  program: string;
+  args: readonly string[];
+  adapter?: AdapterId;
+  stdin?: StdinChoice;
+  /** Debug the program's child processes too (debugpy). */
+  subprocesses?: boolean;
+}
+
+export interface Started extends StartedSession {
+  session: DebugSession;
 }
 
 interface Conversation {
   session?: DebugSession;
-  breakpoints: Map<string, number[]>;
+  book: BreakpointBook;
   queue: Promise<unknown>;
   ttlTimer?: ReturnType<typeof setTimeout>;
   /** Set when the TTL killed the session; the next calls say so instead of "no session". */
   expired?: string;
+  /** The last launch, for `restart`. */
+  lastLaunch?: LaunchOptions;
+}
+
+/** "12 min 5 s", "40 s": one wording for the TTL wherever it is told. */
+export function ttlWords(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  const minutes = Math.floor(seconds / 60);
+  return minutes ? `${minutes} min ${seconds % 60} s` : `${seconds} s`;
 }
 
 export class DebugSupervisor {
@@ -41,6 +70,7 @@ export class DebugSupervisor {
   readonly ttlMs: number;
   readonly stopWaitMs: number;
   private readonly overrides: Overrides;
+  readonly trust: Trust;
   private readonly conversations = new Map<string, Conversation>();
 
   constructor(settings: SupervisorSettings) {
@@ -48,6 +78,7 @@ export class DebugSupervisor {
     this.ttlMs = settings.ttlMs ?? SESSION_TTL_MS;
     this.stopWaitMs = settings.stopWaitMs ?? STOP_WAIT_MS;
     this.overrides = settings.overrides ?? {};
+    this.trust = { workspace: settings.trustWorkspace, workdir: settings.workdir };
   }
 
   /** Runs `work` after every earlier call of this conversation: a session is state, not parallel-safe. */
@@ -59,7 +90,7 @@ export class DebugSupervisor {
   }
 
   adapters(): Promise<Detection[]> {
-    return detectAll(this.workdir, this.overrides);
+    return detectAll(this.workdir, this.overrides, this.trust);
   }
 
   /** The live (or just finished) session, or a sentence saying why there is none. */
@@ -70,50 +101,98 @@ export class DebugSupervisor {
     throw new ToolFailure("No debug session is running; set breakpoints, then launch a program or attach to one.");
   }
 
-  async setBreakpoints(conversation: string, file: string, lines: readonly number[]): Promise<{ file: string; breakpoints: BreakpointResult[]; pending: boolean }> {
+  /** The session if there is one, else why not: `status` answers either way. */
+  sessionOrWhyNot(conversation: string): DebugSession | { none: string; expired: boolean } {
     const entry = this.conversation(conversation);
-    const path = resolveInWorkdir(this.workdir, file);
-    if (lines.length) entry.breakpoints.set(path, [...new Set(lines)]);
-    else entry.breakpoints.delete(path);
-    const unique = entry.breakpoints.get(path) ?? [];
-    if (entry.session?.live) return { file: path, breakpoints: await entry.session.setBreakpoints(path, unique), pending: false };
-    return {
-      file: path,
-      breakpoints: unique.map((line) => ({ line, verified: false, message: "pending: sent to the adapter at launch" })),
-      pending: true,
-    };
+    if (entry.session) return entry.session;
+    if (entry.expired) return { none: entry.expired, expired: true };
+    return { none: "No debug session is running; set breakpoints, then launch a program or attach to one.", expired: false };
   }
 
-  async launch(conversation: string, program: string, args: readonly string[], adapterId: AdapterId | undefined, signal?: AbortSignal) {
+  book(conversation: string): BreakpointBook {
+    return this.conversation(conversation).book;
+  }
+
+  async setBreakpoints(conversation: string, file: string, specs: readonly LineBreakpoint[]): Promise<{ file: string; breakpoints: BreakpointResult[]; pending: boolean }> {
+    const entry = this.conversation(conversation);
+    const path = resolveInWorkdir(this.workdir, file);
+    const kept = entry.book.setLines(path, specs);
+    const session = entry.session;
+    if (session?.live && session.takes(path)) return { file: path, breakpoints: await session.setBreakpoints(path, kept), pending: false };
+    const why = session?.live ? `kept for a session that debugs this file; ${session.adapter.id} does not` : "pending: sent to the adapter at launch";
+    return { file: path, breakpoints: kept.map((spec) => ({ ...spec, verified: false, message: why })), pending: true };
+  }
+
+  async setFunctionBreakpoints(conversation: string, specs: readonly FunctionBreakpoint[]): Promise<{ breakpoints: BreakpointResult[]; pending: boolean }> {
+    const entry = this.conversation(conversation);
+    entry.book.functions = [...new Map(specs.map((spec) => [spec.name, spec])).values()];
+    if (entry.session?.live) return { breakpoints: await entry.session.setFunctionBreakpoints(entry.book.functions), pending: false };
+    return { breakpoints: entry.book.functions.map((spec) => ({ function: spec.name, ...spec, verified: false, message: "pending: sent to the adapter at launch" })), pending: true };
+  }
+
+  /** Chooses the exception filters; a live session gets them now, with words about those it lacks. */
+  async setExceptionFilters(conversation: string, filters: readonly string[]): Promise<{ filters: string[]; notes: string[]; pending: boolean }> {
+    const entry = this.conversation(conversation);
+    entry.book.exceptionFilters = [...filters];
+    if (!entry.session?.live) return { filters: [...filters], notes: [], pending: true };
+    const notes = await entry.session.applyExceptionFilters(filters);
+    return { filters: entry.session.exceptionFilters, notes, pending: false };
+  }
+
+  async launch(conversation: string, options: LaunchOptions, signal?: AbortSignal): Promise<Started> {
     const entry = this.conversation(conversation);
     await this.refuseSecond(entry);
-    const path = resolveInWorkdir(this.workdir, program);
-    let isDirectory: boolean;
-    try {
-      isDirectory = statSync(path).isDirectory();
-    } catch {
-      throw new ToolFailure(`The program ${program} does not exist in the workspace; pass a path relative to the workspace root.`);
-    }
-    const adapter = adapterId ? adapterById(adapterId) : adapterForProgram(path, isDirectory);
+    refuseShellOperators(options.args);
+    const path = resolveInWorkdir(this.workdir, options.program);
+    const isDirectory = programKind(path, options.program) === "directory";
+    const adapter = options.adapter ? adapterById(options.adapter) : adapterForProgram(path, isDirectory);
+    if (!adapter) throw new ToolFailure(noAdapterFor(options.program));
     const found = this.usable(adapter, isDirectory ? path : dirname(path));
+    const stdin = debuggeeStdin(this.workdir, adapter, options.stdin);
     const output = new OutputRing();
     const running = await startAdapter({
       command: found.command!,
       transport: adapter.transport,
       cwd: found.root!,
       onProcessOutput: (text, stream) => output.append(text, stream),
+      ...(adapter.stdinVia === "adapter" ? { stdinFile: stdin.path } : {}),
     }).catch((error: Error) => {
+      stdin.remove();
       throw new ToolFailure(`The ${adapter.id} adapter did not start: ${error.message}`);
     });
-    const launchArgs = adapter.launchArguments({ program: path, args, cwd: found.root!, ...(found.python ? { python: found.python } : {}) });
-    const label = `${shownPath(program)} (${adapter.id})`;
-    return this.begin(entry, { adapter, running, output, root: found.root!, label }, "launch", launchArgs, signal);
+    const launchArgs = adapter.launchArguments({
+      program: path,
+      args: options.args,
+      cwd: found.root!,
+      stdin: stdin.path,
+      ...(options.subprocesses ? { subprocesses: true } : {}),
+      ...(found.python ? { python: found.python } : {}),
+    });
+    entry.lastLaunch = options;
+    const label = `${shownPath(options.program)} (${adapter.id})`;
+    const started = await this.begin(entry, { adapter, running, output, root: found.root!, label, scratch: stdin.scratch }, "launch", launchArgs, signal);
+    if (found.note) started.notes.unshift(`Note: ${found.note}.`);
+    return started;
   }
 
-  async attach(conversation: string, port: number, adapterId: AdapterId | undefined, signal?: AbortSignal) {
+  /** Ends the session (if any) and launches the last launched program again, with today's breakpoints. */
+  async restart(conversation: string, signal?: AbortSignal): Promise<Started> {
+    const entry = this.conversation(conversation);
+    const last = entry.lastLaunch;
+    if (!last) {
+      throw new ToolFailure(
+        entry.session ? "restart launches the program again, and this session was attached, not launched: attach again instead." : "Nothing to restart: launch a program first.",
+      );
+    }
+    if (entry.session) await this.end(entry, "restarted");
+    entry.session = undefined;
+    return this.launch(conversation, last, signal);
+  }
+
+  async attach(conversation: string, port: number, adapterId: AdapterId | undefined, signal?: AbortSignal): Promise<Started> {
     const entry = this.conversation(conversation);
     await this.refuseSecond(entry);
-    const adapter = adapterId ? adapterById(adapterId) : this.onlyUsableAdapter();
+    const adapter = adapterId ? adapterById(adapterId) : this.onlyAdapterWithProject();
     const found = this.usable(adapter, this.workdir);
     const output = new OutputRing();
     const running: RunningAdapter = await (adapter.attachVia === "direct"
@@ -122,9 +201,10 @@ export class DebugSupervisor {
     ).catch((error: Error) => {
       throw new ToolFailure(`Cannot attach with ${adapter.id}: ${error.message}`);
     });
+    entry.lastLaunch = undefined;
     const label = `attach to port ${port} (${adapter.id})`;
     const attachArgs = adapter.attachArguments(port, found.root!);
-    return this.begin(entry, { adapter, running, output, root: found.root!, label }, "attach", attachArgs, signal);
+    return this.begin(entry, { adapter, running, output, root: found.root!, label, attachPort: port }, "attach", attachArgs, signal);
   }
 
   async terminate(conversation: string): Promise<string> {
@@ -133,9 +213,8 @@ export class DebugSupervisor {
     if (!session) return entry.expired ?? "No debug session was running.";
     await this.end(entry, "terminated on request");
     entry.session = undefined;
-    return session.ownsDebuggee
-      ? `Ended the debug session (${session.label}); the adapter and the program were stopped.`
-      : `Ended the debug session (${session.label}); the adapter was stopped and the program, which was attached to, was detached from and left running.`;
+    if (session.ownsDebuggee) return `Ended the debug session (${session.label}); the adapter and the program were stopped.`;
+    return detachedWords(session);
   }
 
   /** The conversation's session without waiting for the call queue (for observers: tests, status pages). */
@@ -155,7 +234,7 @@ export class DebugSupervisor {
   private conversation(id: string): Conversation {
     let entry = this.conversations.get(id);
     if (!entry) {
-      entry = { breakpoints: new Map(), queue: Promise.resolve() };
+      entry = { book: new BreakpointBook(), queue: Promise.resolve() };
       this.conversations.set(id, entry);
     }
     return entry;
@@ -166,10 +245,9 @@ export class DebugSupervisor {
     if (session?.live) {
       const frame = session.state === "stopped" ? session.lastFrame : undefined;
       const where = frame?.file ? ` at ${shownPath(frame.file)}:${frame.line}` : "";
-      const minutes = Math.ceil(this.ttlLeft(session) / 60_000);
       throw new ToolFailure(
-        `A debug session is already running: ${session.label}, ${session.state}${where}, ${minutes} min of its TTL left. ` +
-          "Call terminate first to end it; one session per conversation.",
+        `A debug session is already running: ${session.label}, ${session.state}${where}, ${ttlWords(this.ttlLeft(session))} of its TTL left. ` +
+          "Call terminate first to end it (or restart to launch the same program again); one session per conversation.",
       );
     }
     if (session) await this.end(entry, "replaced by a new session"); // exited or ended: release it
@@ -178,44 +256,50 @@ export class DebugSupervisor {
   }
 
   private usable(adapter: AdapterEntry, start: string): Detection {
-    const found = detectStatic(adapter, this.workdir, start, this.overrides);
+    const found = detectStatic(adapter, this.workdir, start, this.overrides, this.trust);
     if (!found.usable) {
       throw new ToolFailure(`The ${adapter.id} adapter cannot serve this program: ${found.detail}.${found.hint ? ` To fix: ${found.hint}.` : ""}`);
     }
     return found;
   }
 
-  private onlyUsableAdapter(): AdapterEntry {
-    const usable = ADAPTERS.filter((adapter) => detectStatic(adapter, this.workdir, this.workdir, this.overrides).usable);
-    if (usable.length === 1) return usable[0]!;
+  /** attach names no program: the one adapter whose project marker the workspace has. */
+  private onlyAdapterWithProject(): AdapterEntry {
+    const fitting = ADAPTERS.filter((adapter) => {
+      const found = detectStatic(adapter, this.workdir, this.workdir, this.overrides, this.trust);
+      return found.usable && found.marker !== undefined;
+    });
+    if (fitting.length === 1) return fitting[0]!;
     throw new ToolFailure(
-      usable.length
-        ? `Several adapters fit this workspace (${usable.map((a) => a.id).join(", ")}); pass adapter to say which one the debuggee speaks.`
-        : "No adapter is usable in this workspace; call adapters to see why, or pass adapter explicitly.",
+      fitting.length
+        ? `Several adapters fit this workspace (${fitting.map((a) => a.id).join(", ")}); pass adapter to say which one the debuggee speaks.`
+        : "No project marker in the workspace says which adapter the debuggee speaks; pass adapter (debugpy, delve, lldb or dart).",
     );
   }
 
   private async begin(
     entry: Conversation,
-    start: { adapter: AdapterEntry; running: RunningAdapter; output: OutputRing; root: string; label: string },
+    start: { adapter: AdapterEntry; running: RunningAdapter; output: OutputRing; root: string; label: string; scratch?: string[]; attachPort?: number },
     request: "launch" | "attach",
     args: Record<string, unknown>,
     signal: AbortSignal | undefined,
-  ): Promise<{ report: StopReport; breakpoints: Record<string, BreakpointResult[]>; session: DebugSession }> {
+  ): Promise<Started> {
     const session = new DebugSession({ ...start, workdir: this.workdir, stopWaitMs: this.stopWaitMs });
     entry.session = session;
     entry.ttlTimer = setTimeout(() => void this.expire(entry, session), this.ttlMs);
     entry.ttlTimer.unref?.();
     try {
-      const started = await session.start(request, args, entry.breakpoints, signal);
+      const started = await session.start(request, args, entry.book, signal);
       return { ...started, session };
     } catch (error) {
       const stderr = start.running.stderrTail();
+      // The TTL can run out during a long launch (a cold build): that, not the broken connection, is why.
+      const endedFirst = session.state === "ended" ? session.endedReason : undefined;
       await this.end(entry, `${request} failed`);
       entry.session = undefined;
       // Build errors (delve) and tracebacks arrive as output, not in the refusal itself.
       const output = start.output.read("report").text.trim();
-      const message = error instanceof Error ? error.message : String(error);
+      const message = endedFirst ? `${endedFirst} before it finished` : error instanceof Error ? error.message : String(error);
       throw new ToolFailure(
         `${request} of ${start.label} failed: ${message}` +
           (output ? `\nProgram and adapter output:\n${output.slice(-FAILURE_CONTEXT_CHARS)}` : "") +
@@ -231,13 +315,48 @@ export class DebugSupervisor {
     await this.end(entry, `the session's ${shown} TTL expired`);
     if (entry.session !== session) return;
     entry.session = undefined;
-    entry.expired = `The debug session (${session.label}) expired after its ${shown} TTL; the adapter and the program were killed. Launch again to keep debugging.`;
+    entry.expired = session.ownsDebuggee
+      ? `The debug session (${session.label}) expired after its ${shown} TTL; the adapter and the program were killed. Launch again to keep debugging.`
+      : `The debug session (${session.label}) expired after its ${shown} TTL; the adapter was stopped. ${detachedWords(session)}`;
   }
 
   private async end(entry: Conversation, reason: string): Promise<void> {
     clearTimeout(entry.ttlTimer);
     await entry.session?.close(reason);
   }
+}
+
+function detachedWords(session: DebugSession): string {
+  return detachWords(session.label, session.detached ?? { running: undefined, stoppedStates: [], pids: [] });
+}
+
+/** The program path's kind, refusing what is neither a file nor a folder (a FIFO would block the open). */
+function programKind(path: string, given: string): "file" | "directory" {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    throw new ToolFailure(`The program ${shownPath(given)} does not exist in the workspace; pass a path relative to the workspace root.`);
+  }
+  if (stats.isDirectory()) return "directory";
+  if (stats.isFile()) return "file";
+  throw new ToolFailure(`The program ${shownPath(given)} is not a regular file or a folder (a pipe, socket or device); pass the program's file.`);
+}
+
+function noAdapterFor(program: string): string {
+  return (
+    `No debug adapter here takes ${shownPath(program)}: debugpy debugs .py files, delve .go files and Go package folders, dart .dart files, ` +
+    "and lldb compiled executables (ELF, Mach-O, PE). JavaScript and other scripts are not supported; build the program first, or pass adapter to force one."
+  );
+}
+
+function refuseShellOperators(args: readonly string[]): void {
+  const operator = args.find((arg) => SHELL_OPERATORS.has(arg));
+  if (operator === undefined) return;
+  throw new ToolFailure(
+    `args are passed to the program as they are, with no shell in between: ${JSON.stringify(operator)} would reach it as a literal argument. ` +
+      "To feed input, pass stdin (the text) or stdin_file (a workspace file); to capture output, call output.",
+  );
 }
 
 function translateAdapterError(error: unknown): never {

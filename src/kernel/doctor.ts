@@ -2,8 +2,9 @@
 // whether the sidecar binary can run its own JavaScript kernel.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { DoctorGroup, DoctorRow } from "../doctor/check.ts";
+import { isInside } from "../workspace/paths.ts";
 import { missingBridge } from "./bridge-client.ts";
 import { KernelFactory } from "./factory.ts";
 import { choosePython } from "./launch.ts";
@@ -67,11 +68,25 @@ async function javascriptRow(workdir: string, selfCommand: readonly string[]): P
   }
 }
 
-export const kernelChecks: DoctorGroup = async ({ workdir, runtime, resources }) => {
+export const kernelChecks: DoctorGroup = async ({ workdir, runtime, resources, trust }) => {
   const chosen = choosePython(resources?.kernels ?? {}, workdir);
   const candidates = [...new Set([chosen, "python3", "/usr/bin/python3", join(workdir, ".venv", "bin", "python")])].filter(
     (python) => !python.includes("/") || existsSync(python),
   );
-  const rows = await Promise.all(candidates.map((python) => interpreterRows(python, workdir, python === chosen)));
-  return [...rows.flat(), await javascriptRow(workdir, runtime.selfCommand)];
+  // Untrusted (the default), an interpreter inside the checkout is the checkout's code: it is named, not run.
+  const skipped = trust === "workspace" ? [] : candidates.filter((python) => python.includes("/") && isInside(workdir, resolve(workdir, python)));
+  const probed = candidates.filter((python) => !skipped.includes(python));
+  const rows = await Promise.all(probed.map((python) => interpreterRows(python, workdir, python === chosen)));
+  return [...skipped.map((python) => notProbed(python, python === chosen)), ...rows.flat(), await javascriptRow(workdir, runtime.selfCommand)];
 };
+
+function notProbed(python: string, chosen: boolean): DoctorRow {
+  return {
+    group: GROUP,
+    name: chosen ? `${python} (eval's default)` : python,
+    ok: true,
+    optional: true,
+    detail: "not run to probe it: it is inside the checkout, and the workspace is not trusted",
+    hint: 'set "trust": "workspace" in the run config (the harness does when its user trusts this folder)',
+  };
+}

@@ -2,12 +2,13 @@
 // keeps staged edits, and forgets cached trees of files written by anyone in the run.
 import { realpathSync, statSync, type Stats } from "node:fs";
 import { availableParallelism } from "node:os";
+import type { Parser } from "web-tree-sitter";
 import { ToolFailure } from "../answer/failure.ts";
 import type { GrammarSource } from "../host/runtime.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
 import { WriteHooks } from "../workspace/write-hooks.ts";
 import { byPath, type FileOutcome, type JobStats } from "./file-search.ts";
-import { GRAMMAR_IDS, grammarForPath, isGrammarId } from "./grammars.ts";
+import { GRAMMAR_IDS, GrammarLoader, grammarForPath, isGrammarId } from "./grammars.ts";
 import { DEFAULT_CACHE_CHARS } from "./parse-cache.ts";
 import { ParsePool, type SpawnWorker } from "./parse-pool.ts";
 import { PatternError, type Pattern } from "./pattern.ts";
@@ -60,9 +61,14 @@ export class SyntaxService {
   readonly writeHooks = new WriteHooks();
   private readonly pool: ParsePool;
   private readonly maxFileBytes: number;
+  private readonly source: GrammarSource;
+  /** Main-thread parsers for one-file parses outside a search; made on first use. */
+  private loader: GrammarLoader | undefined;
+  private readonly parsers = new Map<string, Promise<Parser>>();
 
   constructor(options: SyntaxOptions) {
     this.root = realpathSync(options.workdir);
+    this.source = options.source;
     this.edits = new StagedEdits(this.root);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.pool = new ParsePool({
@@ -75,6 +81,17 @@ export class SyntaxService {
       this.pool.invalidate(paths);
       return undefined;
     });
+  }
+
+  /** A main-thread parser for an embedded grammar, made once per language (the debugger checks breakpoint lines with it). */
+  parser(language: string): Promise<Parser> {
+    let parser = this.parsers.get(language);
+    if (!parser) {
+      this.loader ??= new GrammarLoader(this.source);
+      parser = this.loader.parser(language);
+      this.parsers.set(language, parser);
+    }
+    return parser;
   }
 
   /** The run is idle: parse workers collect their garbage (each holds its own heap). */

@@ -21,7 +21,7 @@ export function toolCatalog(services: RunResources): () => Tool[] {
   const fixed = [
     ...(languageServers ? [lspTool(languageServers), lspRenameTool(languageServers)] : []),
     ...(syntax ? [astGrepTool(syntax), astEditTool(syntax), resolveTool(syntax)] : []),
-    ...(debug && conversation ? [debugTool(debug, conversation)] : []),
+    ...(debug && conversation ? [debugTool(debug, conversation, syntax)] : []),
     ...(kernels ? [evalTool(kernels)] : []),
     ...(questions?.space ? [askUserTool(questions.desk, questions.space)] : []),
   ];

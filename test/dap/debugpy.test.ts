@@ -91,7 +91,9 @@ describe("debug with debugpy", () => {
     const second = await h.call({ operation: "launch", program: "boom.py" });
     expect(second.isError).toBe(true);
     expect(second.text).toContain("already running: boom.py (debugpy), stopped at boom.py:2");
-    expect(second.text).toMatch(/\d+ min of its TTL left/);
+    // The refusal and status word the TTL left the same way.
+    expect(second.text).toMatch(/\d+ min \d+ s of its TTL left/);
+    expect((await h.ok({ operation: "status" })).text).toMatch(/\d+ min \d+ s of TTL left/);
     await h.ok({ operation: "terminate" });
     const third = await h.ok({ operation: "launch", program: "boom.py" });
     expect(third.data.state).toBe("stopped");
@@ -139,19 +141,19 @@ describe("debug with debugpy", () => {
       const attached = await h.ok({ operation: "attach", port });
       expect(attached.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "served.py", line: 3 } });
       const ended = await h.ok({ operation: "terminate" });
-      expect(ended.text).toContain("the program, which was attached to, was detached from and left running");
+      expect(ended.text).toContain(`detached from the program (pid ${debuggee.pid}), which is running`);
     } finally {
       debuggee.kill("SIGKILL");
     }
   }, ADAPTER_TEST_TIMEOUT_MS);
 
-  test("the project's .venv is preferred over python3 on PATH", async () => {
+  test("the project's .venv is preferred over python3 on PATH when the workspace is trusted", async () => {
     requireDebugpy();
     await using dir = await tempDir();
     await dir.write({ "pyproject.toml": "", "which.py": "import sys\nprint(sys.prefix)\n" });
     const venv = spawnSync("/usr/bin/python3", ["-m", "venv", "--system-site-packages", "--without-pip", ".venv"], { cwd: dir.path });
     if (venv.status !== 0) throw new Error(`python3 -m venv failed (install with: apt install python3-venv): ${venv.stderr}`);
-    await using h = await debugHarness(dir.path);
+    await using h = await debugHarness(dir.path, {}, { trust: "workspace" });
     const adapters = await h.ok({ operation: "adapters" });
     const debugpy = adapters.data.adapters.find((a: { adapter: string }) => a.adapter === "debugpy");
     expect(debugpy).toMatchObject({ usable: true });
@@ -176,7 +178,17 @@ describe("debug with debugpy", () => {
     const items = globals.data.variables.find((x: { name: string }) => x.name === "items");
     const children = await h.ok({ operation: "variables", reference: items.reference });
     expect(children.data.variables).toHaveLength(50);
-    expect(children.data.note).toMatch(/^50 of \d+ shown$/); // debugpy itself lists at most 100 items of a container
+    const total = children.data.total;
+    expect(children.data.note).toBe(`1–50 of ${total} shown; pass offset 50 for the next 50`);
     expect(children.text).toContain(children.data.note);
+    const next = await h.ok({ operation: "variables", reference: items.reference, offset: 50 });
+    expect(next.data.variables[0].name).toBe("050");
+    const last = await h.ok({ operation: "variables", reference: items.reference, offset: 100 });
+    expect(last.data.variables).toHaveLength(total - 100);
+    expect(last.data.note).toBe(`101–${total} of ${total} shown`);
+    // debugpy lists 100 items and a "more" entry for the rest, which expands like any other.
+    const more = last.data.variables.find((x: { name: string }) => x.name === "more");
+    const rest = await h.ok({ operation: "variables", reference: more.reference });
+    expect(rest.data.variables.map((x: { name: string }) => x.name)).toContain("119");
   }, ADAPTER_TEST_TIMEOUT_MS);
 });

@@ -124,10 +124,10 @@ describe("debug with delve", () => {
     await using dir = await tempDir();
     await dir.write(PROJECT);
     await using h = await debugHarness(dir.path);
-    await h.ok({ operation: "breakpoints", file: "main.go", lines: [9, 200] });
+    await h.ok({ operation: "breakpoints", file: "main.go", lines: [9, 1] }); // line 1 is `package main`: code, but no statement
     const launched = await h.ok({ operation: "launch", program: "." });
     expect(launched.text).toContain("breakpoint main.go:9 verified");
-    expect(launched.text).toMatch(/breakpoint main\.go:200 not verified \(.+\)/);
+    expect(launched.text).toMatch(/breakpoint main\.go:1 not verified \(.+\)/);
   }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("attach to dlv --headless in remote mode", async () => {

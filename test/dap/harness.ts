@@ -1,6 +1,7 @@
 // Drives the debug tool through a real run and the official MCP SDK client, for the adapter tests.
 import { existsSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { RunConfig } from "../../src/config/schema.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
@@ -20,8 +21,9 @@ export interface DebugHarness extends AsyncDisposable {
   ok(args: Record<string, unknown>): Promise<DebugReply>;
 }
 
-export async function debugHarness(workdir: string, settings: Record<string, unknown> = {}): Promise<DebugHarness> {
-  const t = await startTestRun(workdir, { conversation: "c1", resources: { debugAdapters: settings } });
+export async function debugHarness(workdir: string, settings: Record<string, unknown> = {}, run: RunConfig = {}): Promise<DebugHarness> {
+  // The parser resource too, as the embedded defaults have it: breakpoint lines are checked with tree-sitter.
+  const t = await startTestRun(workdir, { ...run, conversation: "c1", resources: { parser: {}, debugAdapters: settings } });
   const client: Client = await t.client();
   const call = async (args: Record<string, unknown>, signal?: AbortSignal): Promise<DebugReply> => {
     const result = await client.callTool({ name: "debug", arguments: args }, undefined, { timeout: 180_000, ...(signal ? { signal } : {}) });
@@ -132,3 +134,4 @@ export async function untilListening(port: number): Promise<void> {
   }
   throw new Error(`nothing listened on port ${port} within ${(LISTEN_POLLS * 200) / 1000} s`);
 }
+

@@ -64,8 +64,9 @@ describe("debug with lldb", () => {
     expect(stepOut.data.frame).toMatchObject({ name: "main", line: 12 });
 
     const moved = await h.ok({ operation: "breakpoints", file: "main.c", lines: [8] }); // a blank line
-    expect(moved.data.breakpoints[0]).toMatchObject({ line: 8, verified: true, actual_line: 10 });
-    expect(moved.text).toContain("main.c:8 verified, moved to line 10");
+    expect(moved.text).toContain("main.c:8 is blank: the breakpoint goes on line 9, the next line with code.");
+    expect(moved.data.breakpoints[0]).toMatchObject({ line: 9, verified: true, actual_line: 10 });
+    expect(moved.text).toContain("main.c:9 verified, moved to line 10");
     await h.ok({ operation: "breakpoints", file: "main.c", lines: [] });
     const done = await h.ok({ operation: "continue" });
     expect(done.data).toMatchObject({ state: "exited", exit_code: 3 });

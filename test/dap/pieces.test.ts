@@ -47,12 +47,12 @@ describe("output ring", () => {
   test("each reader gets what it has not seen; \\r\\n reads as \\n", () => {
     const ring = new OutputRing(100);
     ring.append("a\r\nb");
-    expect(ring.read("report")).toEqual({ text: "a\nb", dropped: 0 });
+    expect(ring.read("report")).toMatchObject({ text: "a\nb", dropped: 0 });
     ring.append("c\r");
-    expect(ring.read("report")).toEqual({ text: "c", dropped: 0 });
+    expect(ring.read("report")).toMatchObject({ text: "c", dropped: 0 });
     ring.append("\n");
-    expect(ring.read("report")).toEqual({ text: "\n", dropped: 0 });
-    expect(ring.read("output")).toEqual({ text: "a\nbc\n", dropped: 0 });
+    expect(ring.read("report")).toMatchObject({ text: "\n", dropped: 0 });
+    expect(ring.read("output")).toMatchObject({ text: "a\nbc\n", dropped: 0 });
   });
 
   test("a stderr line does not land inside a stdout line delivered in fragments", () => {
@@ -67,8 +67,20 @@ describe("output ring", () => {
     const ring = new OutputRing(10);
     ring.append("0123456789");
     ring.append("abcde");
-    expect(ring.read("output")).toEqual({ text: "56789abcde", dropped: 5 });
-    expect(ring.read("output")).toEqual({ text: "", dropped: 0 });
+    expect(ring.read("output")).toMatchObject({ text: "56789abcde", dropped: 5 });
+    expect(ring.read("output")).toMatchObject({ text: "", dropped: 0 });
+  });
+
+  test("pages return the whole output a page at a time, from the cursor or from an offset", () => {
+    const ring = new OutputRing(100);
+    ring.append("0123456789\n");
+    expect(ring.page("output", 4)).toMatchObject({ text: "0123", from: 0, to: 4, more: 7, total: 11 });
+    expect(ring.page("output", 4)).toMatchObject({ text: "4567", from: 4, to: 8, more: 3 });
+    expect(ring.page("output", 4)).toMatchObject({ text: "89\n", from: 8, to: 11, more: 0 });
+    expect(ring.page("output", 4, 2)).toMatchObject({ text: "2345", from: 2, to: 6 });
+    const small = new OutputRing(5);
+    small.append("abcdefgh\n");
+    expect(small.page("output", 4, 0)).toMatchObject({ text: "efgh", from: 4, dropped: 4, more: 1 });
   });
 });
 
