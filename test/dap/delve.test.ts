@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readlinkSync } from "node:fs";
 import { freePort } from "../helpers/free-port.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, alive, debugHarness, gone, killGroup, requireTool, untilListening, untilOutput } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, alive, debugHarness, gone, killSession, requireTool, untilListening, untilOutput } from "./harness.ts";
 
 const MAIN = `package main
 
@@ -148,7 +148,7 @@ describe("debug with delve", () => {
       expect(attached.data).toMatchObject({ state: "stopped", frame: { file: "main.go", line: 28 } });
       await h.ok({ operation: "terminate" });
     } finally {
-      killGroup(server.pid);
+      killSession(server.pid);
     }
   }, ADAPTER_TEST_TIMEOUT_MS);
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, killGroup, requireTool, untilListening } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, killSession, requireTool, untilListening } from "./harness.ts";
 
 /** The count the program writes to count.txt, or -1 while it has written none. */
 function count(dir: string): number {
@@ -62,7 +62,7 @@ describe("terminate after attach lets the program run on, and says so only once 
       const after = count(dir.path);
       expect(await untilCountPasses(dir.path, after)).toBeGreaterThan(after);
     } finally {
-      killGroup(server.pid);
+      killSession(server.pid);
     }
   }, ADAPTER_TEST_TIMEOUT_MS);
 
@@ -83,7 +83,7 @@ describe("terminate after attach lets the program run on, and says so only once 
       const after = count(dir.path);
       expect(await untilCountPasses(dir.path, after)).toBeGreaterThan(after);
     } finally {
-      killGroup(server.pid);
+      killSession(server.pid);
     }
   }, ADAPTER_TEST_TIMEOUT_MS);
 
@@ -110,7 +110,7 @@ describe("terminate after attach lets the program run on, and says so only once 
       const after = count(dir.path);
       expect(await untilCountPasses(dir.path, after)).toBeGreaterThan(after);
     } finally {
-      killGroup(server.pid);
+      killSession(server.pid);
     }
   }, ADAPTER_TEST_TIMEOUT_MS);
 });

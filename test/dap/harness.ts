@@ -1,7 +1,8 @@
 // Drives the debug tool through a real run and the official MCP SDK client, for the adapter tests.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RunConfig } from "../../src/config/schema.ts";
+import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
@@ -99,13 +100,20 @@ export async function untilOutput(h: DebugHarness, seen: string, needle: string)
   if (!output.includes(needle)) throw new Error(`the program never printed ${JSON.stringify(needle)}; output: ${output}`);
 }
 
-/** Kills a debuggee server's whole group, if it is still there. */
-export function killGroup(pid: number | undefined): void {
+/**
+ * Kills a debuggee server started with `detached: true` and everything in its session: its group,
+ * and the programs it started in groups of their own (`dlv debug` runs its build in a new process
+ * group, so killing dlv's group left that program running with init as its parent).
+ */
+export function killSession(pid: number | undefined): void {
   if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // it exited when the debugger let go of it
+  const members = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((member) => procStatFields(member)?.[3] === String(pid));
+  for (const member of [pid, ...members]) {
+    try {
+      process.kill(member, "SIGKILL");
+    } catch {
+      // it exited when the debugger let go of it
+    }
   }
 }
 

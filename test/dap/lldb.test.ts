@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { freePort } from "../helpers/free-port.ts";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, killGroup, requireTool, untilListening, untilOutput } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, killSession, requireTool, untilListening, untilOutput } from "./harness.ts";
 
 const MAIN = `#include <stdio.h>
 #include <stdlib.h>
@@ -112,7 +112,7 @@ describe("debug with lldb", () => {
       expect(vars.data.result).toBe("0");
       await h.ok({ operation: "terminate" });
     } finally {
-      killGroup(server.pid);
+      killSession(server.pid);
     }
   }, ADAPTER_TEST_TIMEOUT_MS);
 });
