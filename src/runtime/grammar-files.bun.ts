@@ -4,32 +4,36 @@ import g1 from "../../grammars/tree-sitter-c.wasm.gz" with { type: "file" };
 import g2 from "../../grammars/tree-sitter-c_sharp.wasm.gz" with { type: "file" };
 import g3 from "../../grammars/tree-sitter-clojure.wasm.gz" with { type: "file" };
 import g4 from "../../grammars/tree-sitter-cpp.wasm.gz" with { type: "file" };
-import g5 from "../../grammars/tree-sitter-dart.wasm.gz" with { type: "file" };
-import g6 from "../../grammars/tree-sitter-elixir.wasm.gz" with { type: "file" };
-import g7 from "../../grammars/tree-sitter-elm.wasm.gz" with { type: "file" };
-import g8 from "../../grammars/tree-sitter-go.wasm.gz" with { type: "file" };
-import g9 from "../../grammars/tree-sitter-haskell.wasm.gz" with { type: "file" };
-import g10 from "../../grammars/tree-sitter-html.wasm.gz" with { type: "file" };
-import g11 from "../../grammars/tree-sitter-java.wasm.gz" with { type: "file" };
-import g12 from "../../grammars/tree-sitter-javascript.wasm.gz" with { type: "file" };
-import g13 from "../../grammars/tree-sitter-kotlin.wasm.gz" with { type: "file" };
-import g14 from "../../grammars/tree-sitter-lua.wasm.gz" with { type: "file" };
-import g15 from "../../grammars/tree-sitter-nix.wasm.gz" with { type: "file" };
-import g16 from "../../grammars/tree-sitter-perl.wasm.gz" with { type: "file" };
-import g17 from "../../grammars/tree-sitter-php.wasm.gz" with { type: "file" };
-import g18 from "../../grammars/tree-sitter-python.wasm.gz" with { type: "file" };
-import g19 from "../../grammars/tree-sitter-r.wasm.gz" with { type: "file" };
-import g20 from "../../grammars/tree-sitter-ruby.wasm.gz" with { type: "file" };
-import g21 from "../../grammars/tree-sitter-rust.wasm.gz" with { type: "file" };
-import g22 from "../../grammars/tree-sitter-scala.wasm.gz" with { type: "file" };
-import g23 from "../../grammars/tree-sitter-svelte.wasm.gz" with { type: "file" };
-import g24 from "../../grammars/tree-sitter-swift.wasm.gz" with { type: "file" };
-import g25 from "../../grammars/tree-sitter-tsx.wasm.gz" with { type: "file" };
-import g26 from "../../grammars/tree-sitter-typescript.wasm.gz" with { type: "file" };
-import g27 from "../../grammars/tree-sitter-vue.wasm.gz" with { type: "file" };
-import g28 from "../../grammars/tree-sitter-xml.wasm.gz" with { type: "file" };
-import g29 from "../../grammars/tree-sitter-yaml.wasm.gz" with { type: "file" };
-import g30 from "../../grammars/tree-sitter-zig.wasm.gz" with { type: "file" };
+import g5 from "../../grammars/tree-sitter-css.wasm.gz" with { type: "file" };
+import g6 from "../../grammars/tree-sitter-dart.wasm.gz" with { type: "file" };
+import g7 from "../../grammars/tree-sitter-elixir.wasm.gz" with { type: "file" };
+import g8 from "../../grammars/tree-sitter-elm.wasm.gz" with { type: "file" };
+import g9 from "../../grammars/tree-sitter-go.wasm.gz" with { type: "file" };
+import g10 from "../../grammars/tree-sitter-haskell.wasm.gz" with { type: "file" };
+import g11 from "../../grammars/tree-sitter-hcl.wasm.gz" with { type: "file" };
+import g12 from "../../grammars/tree-sitter-html.wasm.gz" with { type: "file" };
+import g13 from "../../grammars/tree-sitter-java.wasm.gz" with { type: "file" };
+import g14 from "../../grammars/tree-sitter-javascript.wasm.gz" with { type: "file" };
+import g15 from "../../grammars/tree-sitter-kotlin.wasm.gz" with { type: "file" };
+import g16 from "../../grammars/tree-sitter-lua.wasm.gz" with { type: "file" };
+import g17 from "../../grammars/tree-sitter-nix.wasm.gz" with { type: "file" };
+import g18 from "../../grammars/tree-sitter-perl.wasm.gz" with { type: "file" };
+import g19 from "../../grammars/tree-sitter-php.wasm.gz" with { type: "file" };
+import g20 from "../../grammars/tree-sitter-python.wasm.gz" with { type: "file" };
+import g21 from "../../grammars/tree-sitter-r.wasm.gz" with { type: "file" };
+import g22 from "../../grammars/tree-sitter-ruby.wasm.gz" with { type: "file" };
+import g23 from "../../grammars/tree-sitter-rust.wasm.gz" with { type: "file" };
+import g24 from "../../grammars/tree-sitter-scala.wasm.gz" with { type: "file" };
+import g25 from "../../grammars/tree-sitter-scss.wasm.gz" with { type: "file" };
+import g26 from "../../grammars/tree-sitter-solidity.wasm.gz" with { type: "file" };
+import g27 from "../../grammars/tree-sitter-svelte.wasm.gz" with { type: "file" };
+import g28 from "../../grammars/tree-sitter-swift.wasm.gz" with { type: "file" };
+import g29 from "../../grammars/tree-sitter-tsx.wasm.gz" with { type: "file" };
+import g30 from "../../grammars/tree-sitter-typescript.wasm.gz" with { type: "file" };
+import g31 from "../../grammars/tree-sitter-vue.wasm.gz" with { type: "file" };
+import g32 from "../../grammars/tree-sitter-xml.wasm.gz" with { type: "file" };
+import g33 from "../../grammars/tree-sitter-yaml.wasm.gz" with { type: "file" };
+import g34 from "../../grammars/tree-sitter-zig.wasm.gz" with { type: "file" };
 import runtimeWasm from "web-tree-sitter/web-tree-sitter.wasm" with { type: "file" };
 
 export const grammarFiles: Record<string, string> = {
@@ -38,32 +42,36 @@ export const grammarFiles: Record<string, string> = {
   "c_sharp": g2,
   "clojure": g3,
   "cpp": g4,
-  "dart": g5,
-  "elixir": g6,
-  "elm": g7,
-  "go": g8,
-  "haskell": g9,
-  "html": g10,
-  "java": g11,
-  "javascript": g12,
-  "kotlin": g13,
-  "lua": g14,
-  "nix": g15,
-  "perl": g16,
-  "php": g17,
-  "python": g18,
-  "r": g19,
-  "ruby": g20,
-  "rust": g21,
-  "scala": g22,
-  "svelte": g23,
-  "swift": g24,
-  "tsx": g25,
-  "typescript": g26,
-  "vue": g27,
-  "xml": g28,
-  "yaml": g29,
-  "zig": g30,
+  "css": g5,
+  "dart": g6,
+  "elixir": g7,
+  "elm": g8,
+  "go": g9,
+  "haskell": g10,
+  "hcl": g11,
+  "html": g12,
+  "java": g13,
+  "javascript": g14,
+  "kotlin": g15,
+  "lua": g16,
+  "nix": g17,
+  "perl": g18,
+  "php": g19,
+  "python": g20,
+  "r": g21,
+  "ruby": g22,
+  "rust": g23,
+  "scala": g24,
+  "scss": g25,
+  "solidity": g26,
+  "svelte": g27,
+  "swift": g28,
+  "tsx": g29,
+  "typescript": g30,
+  "vue": g31,
+  "xml": g32,
+  "yaml": g33,
+  "zig": g34,
 };
 
 export const treeSitterRuntimeFile: string = runtimeWasm;

@@ -176,6 +176,15 @@ export const PATTERN_LANGUAGES: Record<string, PatternLanguage> = {
   xml: { metaChar: "µ", ladder: [declaration()] },
   yaml: { metaChar: "µ", ladder: [declaration()] },
   zig: { metaChar: "_", ladder: [declaration(), ...braced("fn sg() void")] },
+  // A declaration in a rule first (`color: $C`), then a rule; `_` stands in (CSS names take it).
+  css: { metaChar: "_", ladder: [member("a {\n", "\n}"), member("a {\n", ";\n}"), declaration()] },
+  scss: { metaChar: "_", ladder: [member("a {\n", "\n}"), member("a {\n", ";\n}"), declaration()] },
+  // Body items (`bucket = $B`, blocks), then expressions (`var.$X`).
+  hcl: { metaChar: "_", ladder: [declaration(), expression("sg = ", "\n")] },
+  solidity: {
+    metaChar: "$",
+    ladder: [...braced("contract Sg { function sg() public", "\n} }"), expression("contract Sg { function sg() public { x = ", "; } }"), member("contract Sg {\n", "\n}"), declaration()],
+  },
 };
 
 export function patternLanguage(id: string): PatternLanguage {

@@ -224,7 +224,9 @@ function toPatternNode(node: Node, fragmentEnd: number, meta: (text: string) => 
     // A `$$$` that is a whole indented body (Python's block > statement > name, all the same text)
     // stands for the block's statements, not for the block and whatever follows it: in
     // `for $X in $Y:\n    $$$B` it took the `else:` too, and the rewrite indented it into the body.
-    const statement = asMeta.kind === "meta" && asMeta.multi ? sameTextChild(node) : undefined;
+    // An ERROR holding the run (Solidity's `{ $$$B }`, where `$$$B` is an identifier the body cannot
+    // place) is no body: the run stands for itself.
+    const statement = asMeta.kind === "meta" && asMeta.multi && !node.isError ? sameTextChild(node) : undefined;
     if (statement && sameTextChild(statement)) return { kind: "node", type: node.type, children: [asMeta] };
     return asMeta;
   }
