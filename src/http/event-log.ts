@@ -26,7 +26,10 @@ export class EventLog implements EventStore {
   private readonly streams = new Map<string, StreamLog>();
   private sequence = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly keptMs = SETTLED_KEPT_MS,
+  ) {}
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     const id = `${streamId}.${++this.sequence}`;
@@ -65,11 +68,14 @@ export class EventLog implements EventStore {
     if (!log || log.settledAt !== undefined) return;
     log.settledAt = this.now();
     this.forgetOldSettled();
+    // Also once its time is up when no other stream settles after it: an idle session (a client
+    // that went away without DELETE) would otherwise hold its last answers for as long as it lives.
+    setTimeout(() => this.forgetOldSettled(), this.keptMs + 1).unref();
   }
 
   private forgetOldSettled(): void {
     const settled = [...this.streams].filter(([, log]) => log.settledAt !== undefined);
-    const cutoff = this.now() - SETTLED_KEPT_MS;
+    const cutoff = this.now() - this.keptMs;
     settled.forEach(([streamId, log], index) => {
       if (log.settledAt! < cutoff || index < settled.length - MAX_SETTLED_STREAMS) this.streams.delete(streamId);
     });

@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { EventLog } from "../../src/http/event-log.ts";
 import { RETRY_MS } from "../../src/http/resumable-streams.ts";
 import { PROBE_TOOLS } from "../helpers/probe-tools.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
@@ -152,5 +153,16 @@ describe("resuming a stream with Last-Event-ID", () => {
     expect(resumes.every((status) => status === 204)).toBe(true);
     expect((await client.callTool({ name: "test_echo", arguments: { text: "still here" } })).structuredContent).toEqual({ echoed: "still here" });
     await client.close();
+  });
+});
+
+describe("what a session keeps", () => {
+  test("an answered stream is forgotten once its time is up, though nothing else happens in the session", async () => {
+    const log = new EventLog(Date.now, 50);
+    const priming = await log.storeEvent("s1", {} as never);
+    await log.storeEvent("s1", { jsonrpc: "2.0", id: 1, result: {} });
+    expect(log.eventsAfter(priming)).toHaveLength(1);
+    await Bun.sleep(200);
+    expect(log.eventsAfter(priming)).toBeUndefined();
   });
 });
