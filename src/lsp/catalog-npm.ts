@@ -212,6 +212,8 @@ export const NPM_SERVERS: readonly ServerSpec[] = [
     rootMarkers: [".graphqlrc", ".graphqlrc.json", ".graphqlrc.yml", ".graphqlrc.yaml", "graphql.config.json", "graphql.config.yml", "graphql.config.yaml", "graphql.config.js", "graphql.config.ts", ".graphqlrc.js", ".graphqlrc.ts"],
     command: "graphql-lsp",
     args: ["server", "--method", "stream"],
+    // It reads the config and schema after start-up and answers definition and hover with nothing until then.
+    startupAnalysis: { endsWith: "log", pattern: "caches initialized" },
     npm: { packages: { "graphql-language-service-cli": "3.5.0" }, entry: "graphql-language-service-cli/bin/graphql.js" },
     installHint: "npm i -g graphql-language-service-cli",
     workspaceCodeFiles: {
@@ -227,6 +229,8 @@ export const NPM_SERVERS: readonly ServerSpec[] = [
     statusNeedsFiles: true,
     command: "prisma-language-server",
     args: ["--stdio"],
+    // It reads `settings.enableDiagnostics` of whatever the client answers: null crashed it.
+    settings: { prisma: { enableDiagnostics: true } },
     npm: { packages: { "@prisma/language-server": "31.12.10" }, entry: "@prisma/language-server/dist/bin.js" },
     installHint: "npm i -g @prisma/language-server",
     workspaceCodeFiles: {

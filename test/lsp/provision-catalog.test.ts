@@ -35,6 +35,15 @@ describe("docs/lsp.md", () => {
     }
   });
 
+  test("each npm server's row names test files that exist and test that server", () => {
+    for (const spec of NPM) {
+      const row = DOCS.split("\n").find((line) => line.startsWith(`| ${spec.id} |`))!;
+      const files = [...row.split(" | ").at(-1)!.matchAll(/[\w-]+\.test\.ts/g)].map((match) => match[0]);
+      expect(files.length, `no test file named for ${spec.id}`).toBeGreaterThan(0);
+      for (const file of files) expect(readFileSync(join(import.meta.dir, file), "utf8").toLowerCase(), `${file} for ${spec.id}`).toContain(spec.id);
+    }
+  });
+
   test("the catalog covers at least 30 languages", () => {
     const languages = new Set(BUILTIN_SERVERS.flatMap((spec) => spec.languages.map((language) => language.replace(/react$/, ""))));
     expect(languages.size).toBeGreaterThanOrEqual(30);
