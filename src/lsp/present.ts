@@ -2,10 +2,9 @@
 import { fileURLToPath } from "node:url";
 import type { Diagnostic, Location, LocationLink } from "vscode-languageserver-protocol";
 import { capValue } from "../tool/budget.ts";
-import { isInside, relativeToWorkdir } from "../workspace/paths.ts";
+import { isInside, NoLongerInside, readLocationFile, relativeToWorkdir } from "../workspace/paths.ts";
 import { splitLines } from "./position.ts";
 import { shownPath } from "../workspace/shown-path.ts";
-import { readRegularFileSync } from "../workspace/regular-file.ts";
 
 /** A preview line longer than this is cut (minified files would otherwise flood the answer). */
 const PREVIEW_MAX_CHARS = 200;
@@ -27,18 +26,27 @@ export interface DiagnosticRow {
 
 const SEVERITIES = ["error", "error", "warning", "info", "hint"] as const;
 
+/** What a location inside the workspace shows instead of its line when a symlink there leads out of it. */
+export const LINKED_OUT_PREVIEW = "(text not shown: a symlink in the workspace leads to this file outside it)";
+
 /** Reads lines of files once per answer. */
 export class SourceLines {
   private readonly cache = new Map<string, string[]>();
+  private readonly linkedOut = new Set<string>();
 
   constructor(readonly workdir: string) {}
 
   line(path: string, line: number): string {
+    if (this.linkedOut.has(path)) return LINKED_OUT_PREVIEW;
     let lines = this.cache.get(path);
     if (!lines) {
       try {
-        lines = splitLines(readRegularFileSync(path).toString("utf8")); // a FIFO would block the main thread
-      } catch {
+        lines = splitLines(readLocationFile(this.workdir, path).toString("utf8")); // regular files only: a FIFO would block the main thread
+      } catch (error) {
+        if (error instanceof NoLongerInside) {
+          this.linkedOut.add(path); // asked for directly, this file is refused: its text must not come out here either
+          return LINKED_OUT_PREVIEW;
+        }
         lines = [];
       }
       this.cache.set(path, lines);

@@ -2,7 +2,7 @@
 import { closeSync, lstatSync, realpathSync, statSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { ToolFailure } from "../answer/failure.ts";
-import { openRegularFile, openRegularFileSync, readOpened, readOpenedSync, specialKind } from "./regular-file.ts";
+import { openRegularFile, openRegularFileSync, readOpened, readOpenedSync, readRegularFileSync, specialKind } from "./regular-file.ts";
 
 export class PathOutsideWorkdir extends ToolFailure {
   constructor(given: string, why: string) {
@@ -110,6 +110,16 @@ export function readFileInside(root: string, path: string): Buffer {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The file of a location a language server answered, to show its lines: one inside the workdir only
+ * when its real file is inside too (NoLongerInside when a symlink in the workspace leads out, the
+ * same file a tool asked for directly refuses); one outside (a standard library or a dependency the
+ * server found itself) as it is. `workdir` must be a real path.
+ */
+export function readLocationFile(workdir: string, path: string): Buffer {
+  return isInside(workdir, path) ? readFileInside(workdir, path) : readRegularFileSync(path);
 }
 
 /** readFileInside without blocking the thread on the read itself: for the main thread. */
