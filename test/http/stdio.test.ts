@@ -1,15 +1,16 @@
 // `sidecar serve --stdio`: one MCP session over stdin/stdout, driven by the official SDK's stdio
 // client starting the real command (the MCP Inspector's CLI: clients-stdio.test.ts); progress,
-// cancellation and list_changed with the probe tools on a session attached in-process; end of input
-// ends everything.
+// cancellation, MCP logging and list_changed with the probe tools on a session attached in-process;
+// end of input ends everything.
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, LoggingMessageNotificationSchema, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { MAX_LINE_BYTES, StdioTransport } from "../../src/http/stdio-transport.ts";
+import { RunLog } from "../../src/log/log.ts";
 import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { expectProgressThenCancel, PROBE_TOOLS } from "../helpers/probe-tools.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
@@ -146,6 +147,24 @@ describe("a session attached in-process (probe tools)", () => {
     await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS });
     const { client } = await attached(t);
     await expectProgressThenCancel(client);
+    await client.close();
+  });
+
+  test("MCP logging: after logging/setLevel the session hears the run's log, its calls included", async () => {
+    await using dir = await tempDir();
+    const log = new RunLog();
+    await using t = await startTestRun(dir.path, {}, { extraTools: PROBE_TOOLS, log });
+    const { client } = await attached(t);
+    const heard: { logger?: string; level: string }[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void heard.push(notification.params));
+    await client.setLoggingLevel("debug");
+    await client.callTool({ name: "test_echo", arguments: { text: "hello" } });
+    log.warn("record.failed", "The call record cannot be written (ENOSPC).");
+    for (const deadline = Date.now() + 10_000; heard.length < 2 && Date.now() < deadline; ) await Bun.sleep(20);
+    expect(heard.map((message) => [message.logger, message.level])).toEqual([
+      ["call", "debug"],
+      ["record.failed", "warning"],
+    ]);
     await client.close();
   });
 
