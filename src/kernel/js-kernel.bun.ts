@@ -8,6 +8,7 @@ import { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { inspect } from "node:util";
 import * as vm from "node:vm";
+import { cellPosition } from "./cell-positions.ts";
 import type { KernelMessage, MimeBundle, SidecarMessage } from "./protocol.ts";
 
 /** The launcher's fd shuffle puts the protocol here; fds 1 and 2 lead to the sidecar's raw stream. */
@@ -26,6 +27,10 @@ class ToolDenied extends ToolError {
 }
 class Interrupted extends Error {
   override name = "KeyboardInterrupt";
+}
+// The binary is minified: without this, a cell's `e.constructor.name` or `ToolError.name` read "ap".
+for (const [type, name] of [[ToolError, "ToolError"], [ToolDenied, "ToolDenied"], [Interrupted, "KeyboardInterrupt"]] as const) {
+  Object.defineProperty(type, "name", { value: name });
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -186,7 +191,7 @@ async function atool(name: string, args?: Record<string, unknown>): Promise<unkn
   return tool(name, args);
 }
 
-/** Frames from the cell inwards; the kernel's own frames (outside any cell) are dropped. */
+/** Frames from the cell inwards; the kernel's own frames (outside any cell) and the cell's wrapper call are dropped. */
 function formatError(error: unknown): { ename: string; evalue: string; traceback: string } {
   if (!(error instanceof Error)) {
     const text = inspect(error, INSPECT_OPTIONS);
@@ -195,9 +200,9 @@ function formatError(error: unknown): { ename: string; evalue: string; traceback
   if (error.constructor?.name === "BuildMessage") return syntaxError(error as Error & { position?: BuildPosition });
   const name = error.name;
   const frames = (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
-  const last = frames.findLastIndex((line) => line.includes("<cell "));
+  const last = frames.findLastIndex((line) => line.includes("<cell ") && !isWrapperCall(line));
   // Frames of this kernel (tool(), display()) say nothing about the user's code.
-  const kept = (last === -1 ? [] : frames.slice(0, last + 1)).filter((line) => !line.includes(import.meta.path) && !line.includes("$bunfs")).map(withCellCode);
+  const kept = (last === -1 ? [] : frames.slice(0, last + 1)).filter((line) => !line.includes(import.meta.path) && !line.includes("$bunfs")).map(inCellTerms);
   return { ename: name, evalue: error.message, traceback: [`${name}: ${error.message}`, ...kept].join("\n") + "\n" };
 }
 
@@ -215,18 +220,38 @@ function syntaxError(error: Error & { position?: BuildPosition }): { ename: stri
   return { ename: "SyntaxError", evalue: `${error.message}${where}`, traceback: `SyntaxError: ${error.message}${where}${shown}\n` };
 }
 
-/** Compiled cells, by count: their line numbers are what a stack frame gives. */
-const cellPrograms = new Map<number, string[]>();
+/** Cells as written and as compiled, by count: a stack frame gives the compiled cell's line. */
+const cellPrograms = new Map<number, { written: string[]; compiled: string[] }>();
 const KEPT_CELL_PROGRAMS = 50;
 
+const CELL_FRAME = /<cell (\d+)>:(\d+):(\d+)/;
+
+/** The compiled cell's last line calls the wrapper the transpiler put around it: no line of the cell. */
+function isWrapperCall(frame: string): boolean {
+  const at = CELL_FRAME.exec(frame);
+  if (!at) return false;
+  return cellPrograms.get(Number(at[1]))?.compiled[Number(at[2]) - 1]?.trim() === "})();";
+}
+
 /**
- * A cell runs as the transpiler rewrote it (declarations hoisted, the value returned), so a frame's
- * line is the compiled cell's, not the one the model wrote: the frame shows that line's code.
+ * A frame at the line and column of the cell as the model wrote it (src/kernel/cell-positions.ts),
+ * with that line's code; when the compiled line cannot be placed in the cell, the position is said
+ * to be the compiled cell's and the compiled code is shown.
  */
-function withCellCode(frame: string): string {
-  const at = /<cell (\d+)>:(\d+):\d+/.exec(frame);
-  const code = at && cellPrograms.get(Number(at[1]))?.[Number(at[2]) - 1]?.trim();
-  return code ? `${frame} — in: ${code.length > 120 ? `${code.slice(0, 120)}…` : code}` : frame;
+function inCellTerms(frame: string): string {
+  const at = CELL_FRAME.exec(frame);
+  const program = at && cellPrograms.get(Number(at[1]));
+  if (!at || !program) return frame;
+  const [whole, count, line, column] = at;
+  const placed = cellPosition(program.written, program.compiled, Number(line), Number(column));
+  if (placed) return `${frame.replace(whole, `<cell ${count}>:${placed.line}:${placed.column}`)} — in: ${shortened(placed.code)}`;
+  const compiled = program.compiled[Number(line) - 1]?.trim();
+  return `${frame.replace(whole, `${whole} of the compiled cell`)}${compiled ? ` — in: ${shortened(compiled)}` : ""}`;
+}
+
+function shortened(code: string): string {
+  const trimmed = code.trim();
+  return trimmed.length > 120 ? `${trimmed.slice(0, 120)}…` : trimmed;
 }
 
 const transpiler = new Bun.Transpiler({ loader: "ts", replMode: true });
@@ -242,7 +267,7 @@ async function runCell(message: Extract<SidecarMessage, { type: "execute" }>): P
   try {
     const interrupted = new Promise<never>((_, reject) => (interruptCell = reject));
     const program = transpiler.transformSync(message.code);
-    cellPrograms.set(message.count, program.split("\n"));
+    cellPrograms.set(message.count, { written: message.code.split("\n"), compiled: program.split("\n") });
     if (cellPrograms.size > KEPT_CELL_PROGRAMS) cellPrograms.delete(cellPrograms.keys().next().value!);
     const completion = vm.runInThisContext(program, {
       filename: `<cell ${message.count}>`,

@@ -44,10 +44,21 @@ describe("javascript cells keep state like a notebook", () => {
     await using t = await kernelRun(dir.path);
     const failed = await cell(t.client, "function inner() { throw new RangeError('too far') }\ninner()", js);
     expect(failed.isError).toBe(true);
-    expect(failed.text).toContain("RangeError: too far\n    at inner (<cell 1>:");
-    // The frame's line is the compiled cell's, so the frame also shows that line's code.
-    expect(failed.text).toContain(") — in: throw new RangeError(\"too far\");");
+    // Positions are the cell's own (not the compiled cell's), each frame with its line's code; the
+    // transpiler's wrapper call is no frame of the cell.
+    expect(failed.text).toContain("RangeError: too far\n    at inner (<cell 1>:1:40) — in: function inner() { throw new RangeError('too far') }\n");
+    expect(failed.text).toContain("(<cell 1>:2:6) — in: inner()");
+    expect(failed.text).not.toContain("})();");
+    expect(failed.text).not.toContain("compiled cell");
     expect(failed.text).not.toContain("js-kernel");
+
+    // An 8-line cell with types, a comment and blank lines, failing on line 7 (it said <cell 2>:11:18).
+    const typed = await cell(
+      t.client,
+      "const limit: number = 3;\n// the records\nconst rows: { id: number }[] = [{ id: 1 }];\n\nfunction pick(at: number): { id: number } {\n  const row = rows[at] as { id: number };\n  return row.id.toFixed(2) as any;\n}\npick(limit);",
+      js,
+    );
+    expect(typed.text).toMatch(/TypeError: .*\n    at pick \(<cell 2>:7:\d+\) — in: return row\.id\.toFixed\(2\) as any;\n    at <anonymous> \(<cell 2>:9:\d+\) — in: pick\(limit\);$/);
 
     const syntax = await cell(t.client, "let a = 1;\nlet = ;", js);
     expect(syntax.text).toContain("SyntaxError: Unexpected ; (line 2, column 7)\n    let = ;\n          ^");
@@ -59,7 +70,7 @@ describe("javascript cells keep state like a notebook", () => {
     );
     expect(raw.isError).toBe(false);
     expect(raw.text).toContain('{"type":"done","id":1}\nsecond\n');
-    expect(raw.text).toContain('Out[3]: "alive"');
+    expect(raw.text).toContain('Out[4]: "alive"');
   }, KERNEL_TEST_TIMEOUT_MS);
 
   test("a cell awaiting what nothing keeps alive is interrupted at its budget, and the kernel keeps its state", async () => {
