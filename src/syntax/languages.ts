@@ -17,6 +17,11 @@ export interface PatternLanguage {
    * must be one the grammar lexes as part of an identifier.
    */
   metaChar: string;
+  /**
+   * Wraps each metavariable where the grammar has no identifier to stand in for it: in JSON and TOML
+   * `$V` is written `"µV"`, a string, which parses wherever a value or a key may stand.
+   */
+  quote?: string;
   ladder: readonly Scaffold[];
 }
 
@@ -181,6 +186,8 @@ export const PATTERN_LANGUAGES: Record<string, PatternLanguage> = {
   scss: { metaChar: "_", ladder: [member("a {\n", "\n}"), member("a {\n", ";\n}"), declaration()] },
   // Body items (`bucket = $B`, blocks), then expressions (`var.$X`).
   hcl: { metaChar: "_", ladder: [declaration(), expression("sg = ", "\n")] },
+  json: { metaChar: "µ", quote: '"', ladder: [expression("", ""), member("{", "}")] },
+  toml: { metaChar: "µ", quote: '"', ladder: [declaration("", "\n"), expression("sg = ", "\n")] },
   solidity: {
     metaChar: "$",
     ladder: [...braced("contract Sg { function sg() public", "\n} }"), expression("contract Sg { function sg() public { x = ", "; } }"), member("contract Sg {\n", "\n}"), declaration()],

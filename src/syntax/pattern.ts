@@ -80,9 +80,9 @@ export class CompiledPatterns {
 export function compilePattern(language: string, source: string, parser: Parser): Pattern {
   const fragment = source.trim();
   if (fragment === "") throw new PatternError("The pattern is empty. Pass a code fragment such as `foo($A)`.");
-  const { metaChar, ladder } = patternLanguage(language);
-  const substituted = metaChar === "$" ? fragment : fragment.replace(META_IN_SOURCE, (m) => m.replaceAll("$", metaChar));
-  const meta = metaMatcher(metaChar);
+  const { metaChar, quote = "", ladder } = patternLanguage(language);
+  const substituted = metaChar === "$" && quote === "" ? fragment : fragment.replace(META_IN_SOURCE, (m) => quote + m.replaceAll("$", metaChar) + quote);
+  const meta = metaMatcher(metaChar, quote);
   const failures: string[] = [];
   // A context where the fragment parses cleanly wins over one that needs a bare metavariable
   // tolerated: Go's `func $F($$$P) $R { $$$B }` parsed, with a tolerated error, as a function
@@ -138,10 +138,11 @@ export function compilePattern(language: string, source: string, parser: Parser)
   );
 }
 
-function metaMatcher(metaChar: string): (text: string) => PatternNode | undefined {
-  const m = metaChar.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const multi = new RegExp(`^${m}${m}${m}([A-Z_][A-Z0-9_]*)?$`);
-  const single = new RegExp(`^(${m}?)${m}([A-Z_][A-Z0-9_]*)$`);
+function metaMatcher(metaChar: string, quote = ""): (text: string) => PatternNode | undefined {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const [m, q] = [escape(metaChar), escape(quote)];
+  const multi = new RegExp(`^${q}${m}${m}${m}([A-Z_][A-Z0-9_]*)?${q}$`);
+  const single = new RegExp(`^${q}(${m}?)${m}([A-Z_][A-Z0-9_]*)${q}$`);
   return (text) => {
     const many = multi.exec(text);
     if (many) {
