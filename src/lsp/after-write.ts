@@ -9,6 +9,7 @@ import { answersWhenAsked, collectDiagnostics, type Freshness } from "./diagnost
 import { closeDocument, refreshOpenDocuments, syncDocument, type SyncedDocument } from "./documents.ts";
 import type { DiagnosticLedger } from "./ledger.ts";
 import { diagnosticRow, isErrorOrWarning, pathOfUri, SourceLines, type DiagnosticRow } from "./present.ts";
+import { diagnosticsUnavailable } from "./launch.ts";
 import { ServerDown, type LanguageServerSupervisor, type ServerHandle } from "./supervisor.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 
@@ -127,6 +128,8 @@ async function syncWritten(
     const status = error instanceof ServerDown ? "timed_out" : "unsupported";
     return { path: shown, status, reason: error instanceof ToolFailure ? error.message : String(error), new: [] };
   }
+  const unavailable = diagnosticsUnavailable(handle.spec, supervisor.launchContext());
+  if (unavailable) return { path: shown, status: "unsupported", reason: unavailable, new: [] };
   const { client } = handle;
   // Taken before any change reaches the server, a deletion included: its importers break too.
   if (!before.has(client)) before.set(client, { sequence: client.latestSequence, published: new Map(client.published) });

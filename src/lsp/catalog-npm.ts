@@ -54,6 +54,7 @@ export const NPM_SERVERS: readonly ServerSpec[] = [
     startupAnalysis: { endsWith: "log", pattern: "BackgroundAnalysis: (Completed|stopped|failed|skipping)" },
     npm: { packages: { "bash-language-server": "5.8.1" }, entry: "bash-language-server/out/cli.js" },
     installHint: "npm i -g bash-language-server (diagnostics need shellcheck: apt-get install shellcheck)",
+    diagnosticsFrom: { command: "shellcheck", installHint: "apt-get install shellcheck, brew install shellcheck, or a release from https://github.com/koalaman/shellcheck" },
   },
   {
     id: "yaml",

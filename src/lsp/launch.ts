@@ -96,6 +96,13 @@ export function findOnPath(command: string, ctx: LaunchContext): string | undefi
   return searchProgram(command, ctx.workdir, { ...ctx, trust: ctx.trust }).path;
 }
 
+/** Why the server cannot give diagnostics (the program they come from is not on PATH), if it cannot. */
+export function diagnosticsUnavailable(spec: ServerSpec, ctx: LaunchContext): string | undefined {
+  const need = spec.diagnosticsFrom;
+  if (!need || findOnPath(need.command, ctx)) return undefined;
+  return `The ${spec.id} server's diagnostics come from ${need.command}, which is not on PATH, so nothing was checked: install it (${need.installHint}). Its other actions work without it.`;
+}
+
 /** The environment every program started for the workspace gets: PATH without the workspace's folders when untrusted. */
 export function baseEnv(ctx: LaunchContext): NodeJS.ProcessEnv {
   const env = { ...(ctx.env ?? process.env) };

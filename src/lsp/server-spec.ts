@@ -70,6 +70,11 @@ export interface ServerSpec {
    * push, the type errors a moment later): its diagnostics are pulled, which is exact for a version.
    */
   pullsUnannounced?: boolean;
+  /**
+   * The program the server's diagnostics come from (bash-language-server runs shellcheck): without
+   * it the server reports none, which would read as a clean file, so diagnostics are refused instead.
+   */
+  diagnosticsFrom?: { command: string; installHint: string };
   /** Actions the server announces but answers with nothing, and what to do instead: refused, never "none found". */
   unanswered?: Readonly<Partial<Record<"definition" | "references" | "hover" | "symbols", string>>>;
   /** Answers to the server's `workspace/configuration` requests, by section ("yaml", "css"). */

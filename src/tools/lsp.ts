@@ -5,6 +5,7 @@ import { defineTool, type Tool } from "../tool/define.ts";
 import { ToolFailure } from "../answer/failure.ts";
 import { runChecker } from "../lsp/checkers.ts";
 import { collectDiagnostics } from "../lsp/diagnostics.ts";
+import { diagnosticsUnavailable } from "../lsp/launch.ts";
 import { refreshOpenDocuments, syncDocument } from "../lsp/documents.ts";
 import { diagnosticLine, diagnosticRow, isErrorOrWarning, placeLine, SourceLines, type DiagnosticRow } from "../lsp/present.ts";
 import { codeActions, documentSymbols, hover, locate, navigate, refuseWhileIndexing, workspaceSymbols, type SymbolRow } from "../lsp/queries.ts";
@@ -151,6 +152,8 @@ async function fileDiagnostics(services: LanguageServices, file: string, signal:
   const { supervisor } = services;
   const path = resolveInWorkdir(supervisor.workdir, file);
   const handle = await supervisor.serverFor(path);
+  const unavailable = diagnosticsUnavailable(handle.spec, supervisor.launchContext());
+  if (unavailable) throw new ToolFailure(unavailable);
   const document = await syncDocument(handle.client, supervisor.workdir, path);
   await refreshOpenDocuments(handle.client, supervisor.workdir, document.uri); // its imports may have changed on disk
   const collected = await collectDiagnostics(handle.client, document, signal);

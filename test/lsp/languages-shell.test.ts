@@ -173,3 +173,39 @@ describe("sql (sql-language-server; style lints off)", () => {
     expect(outcome.new).toEqual([expect.objectContaining({ path: "db/schema.sql", line: 1, severity: "error", source: "sql" })]);
   });
 });
+
+describe("bash without shellcheck on PATH", () => {
+  let bare: LanguageRun;
+  let savedPath: string | undefined;
+
+  beforeAll(async () => {
+    // The server runs on the sidecar's Bun by absolute path: it needs nothing from PATH but shellcheck.
+    savedPath = process.env.PATH;
+    process.env.PATH = "/nonexistent";
+    bare = await languageRun(["bash"], { "warn.sh": FILES["scripts/warn.sh"], "lib.sh": FILES["scripts/lib.sh"] });
+  }, 600_000);
+
+  afterAll(async () => {
+    await bare?.dispose();
+    process.env.PATH = savedPath;
+  });
+
+  const MISSING = "The bash server's diagnostics come from shellcheck, which is not on PATH, so nothing was checked: install it (apt-get install shellcheck";
+
+  test("diagnostics are refused, not answered as a clean file", async () => {
+    const a = await bare.lsp({ action: "diagnostics", file: "warn.sh" });
+    expect(a.isError).toBe(true);
+    expect(a.text).toStartWith(MISSING);
+  });
+
+  test("diagnostics on write say the file was not checked", async () => {
+    const outcome = await bare.write({ "warn.sh": '#!/usr/bin/env bash\necho "$other_flag"\n' });
+    expect(outcome.status).toBe("unsupported");
+    expect(outcome.text).toContain(MISSING);
+  });
+
+  test("its other actions work", async () => {
+    const a = await bare.lsp({ action: "symbols", file: "lib.sh" });
+    expect(a.text).toContain("lib.sh:3: function greet");
+  });
+});
