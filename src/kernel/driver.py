@@ -468,7 +468,10 @@ def run_cell(message):
                 raise
             source = rewritten
             tree = compile(source, filename, "exec", flags)
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        # Each line ends with a newline, as a file's do: without it Python 3.11 put the caret under
+        # the cell's last line one column right of the failing expression.
+        lines = [line if line.endswith("\n") else line + "\n" for line in source.splitlines(True)]
+        linecache.cache[filename] = (len(source), None, lines, filename)
         body = tree.body
         last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
         await_flag = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)

@@ -13,6 +13,8 @@ export interface CellRequest {
   signal: AbortSignal;
   /** Told once when the cell has to wait for earlier cells of the same kernel. */
   onWait?: (message: string) => void;
+  /** Told when the cell got its turn and its kernel is starting, and when the cell starts to run. */
+  onPhase?: (phase: "starting" | "running") => void;
 }
 
 export interface CellReport {
@@ -92,7 +94,9 @@ export class KernelFactory {
         notes.push(slot.lost);
         slot.lost = undefined;
       }
+      request.onPhase?.("starting");
       const kernel = await this.kernel(language, slot);
+      request.onPhase?.("running");
       const outcome = await kernel.run(request.code, {
         inactivityMs: this.inactivityMs,
         signal: request.signal,

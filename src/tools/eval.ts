@@ -59,8 +59,17 @@ export function evalTool(kernels: KernelFactory) {
     // inactivity budget (300 s): a running cell reports every CELL_PROGRESS_INTERVAL_MS.
     heartbeatMs: CELL_PROGRESS_INTERVAL_MS,
     async run(args, ctx) {
-      const started = Date.now();
-      ctx.describeWork(() => `the ${args.language} cell has run for ${Math.round((Date.now() - started) / 1000)} s`);
+      // What the heartbeat says follows the cell: a cell waiting behind another has not run yet.
+      const called = Date.now();
+      let phase: { name: "waiting" | "starting" | "running"; since: number } = { name: "waiting", since: called };
+      const seconds = (since: number) => Math.round((Date.now() - since) / 1000);
+      ctx.describeWork(() =>
+        phase.name === "running"
+          ? `the ${args.language} cell has run for ${seconds(phase.since)} s`
+          : phase.name === "starting"
+            ? `the ${args.language} kernel is starting for this cell (${seconds(phase.since)} s)`
+            : `the ${args.language} cell is waiting for its turn (${seconds(called)} s): another cell of this kernel is running`,
+      );
       let waits = 0;
       let report;
       try {
@@ -70,6 +79,7 @@ export function evalTool(kernels: KernelFactory) {
           reset: args.reset,
           signal: ctx.signal,
           onWait: (message) => ctx.progress({ progress: ++waits, message }),
+          onPhase: (name) => (phase = { name, since: Date.now() }),
         });
       } catch (error) {
         if (error instanceof KernelUnavailable) throw new ToolFailure(error.message);

@@ -48,6 +48,10 @@ describe("python cells keep state like a notebook", () => {
     expect(failed.text).toContain("raise ValueError('no such row')");
     expect(failed.text).toContain("ValueError: no such row");
     expect(failed.text).not.toContain('File "<string>"');
+
+    // The caret under the cell's last line marks the failing expression, not one column right of it.
+    const last = await cell(t.client, "x = {'a': 1}\nprint(1 + x['b'])");
+    expect(last.text).toContain("    print(1 + x['b'])\n              ~^^^^^\nKeyError: 'b'");
   }, KERNEL_TEST_TIMEOUT_MS);
 
   test("output a background thread writes between cells is carried into the next answer", async () => {
@@ -82,7 +86,25 @@ describe("python cells keep state like a notebook", () => {
       { onprogress: (p) => messages.push(p.message ?? ""), timeout: 5_500, resetTimeoutOnProgress: true },
     );
     expect((result.content as { text: string }[])[0]!.text).toContain("Out[1]: 'slept'");
-    expect(messages).toContain("the python cell has run for 5 s");
+    expect(messages).toContainEqual(expect.stringMatching(/^the python cell has run for [4-6] s$/));
+  }, KERNEL_TEST_TIMEOUT_MS);
+
+  test("a cell queued behind another says it is waiting, not that it has run", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const slow = cell(t.client, "import time\nopen('started', 'w').close()\ntime.sleep(12)\n'slow'");
+    await untilExists(join(dir.path, "started"));
+    const messages: string[] = [];
+    const queued = await t.client.callTool(
+      { name: "eval", arguments: { code: "'queued'", description: "a cell that waits its turn" } },
+      undefined,
+      { onprogress: (p) => messages.push(p.message ?? ""), timeout: 60_000 },
+    );
+    expect((queued.content as { text: string }[])[0]!.text).toContain("Out[2]: 'queued'");
+    expect((await slow).text).toContain("Out[1]: 'slow'");
+    // It waited about 11 s: the heartbeats said so, and none claimed the cell was running.
+    expect(messages).toContainEqual(expect.stringMatching(/^the python cell is waiting for its turn \(\d+ s\)/));
+    expect(messages.filter((message) => message.includes("has run for"))).toEqual([]);
   }, KERNEL_TEST_TIMEOUT_MS);
 
   test("a forked child's prints arrive once, and a multiprocessing pool's workers are heard", async () => {
