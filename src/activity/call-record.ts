@@ -7,8 +7,9 @@ import { join } from "node:path";
 import { LineFile } from "../log/line-file.ts";
 import type { RunLog } from "../log/log.ts";
 import { callEntry, cutStrings, type CallEntry } from "./call-entry.ts";
-import type { CallReport } from "./call-report.ts";
+import type { CallReport, CallStart } from "./call-report.ts";
 import { DETAIL_STRING_CHARS, RecentCalls } from "./recent-calls.ts";
+import { RunningCalls } from "./running-calls.ts";
 
 export const CALL_RECORD_FILE = "calls.jsonl";
 /** Past this size calls.jsonl becomes calls.jsonl.1 (replacing the older one) and a new file begins. */
@@ -18,6 +19,7 @@ export class CallRecord {
   /** Tells this run's lines from another's in a shared stateDir. */
   readonly run = randomBytes(4).toString("hex");
   readonly recent = new RecentCalls();
+  readonly running = new RunningCalls();
   private readonly file: LineFile | undefined;
   private count = 0;
 
@@ -33,9 +35,12 @@ export class CallRecord {
     return this.file?.path;
   }
 
-  callStarted(): void {}
+  callStarted(start: CallStart): void {
+    this.running.started(start);
+  }
 
   callEnded(report: CallReport): void {
+    this.running.ended(report.start);
     const id = ++this.count;
     const entry = callEntry(this.run, id, report);
     this.file?.append(JSON.stringify(entry));

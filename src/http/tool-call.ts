@@ -1,7 +1,7 @@
 // tools/call for one session: the request's params checked in words, the tool found for the
 // surface, its context (cancellation, progress, heartbeat) built, and the call counted while it runs.
 import { ErrorCode, type CallToolResult, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import type { CallReport } from "../activity/call-report.ts";
+import type { CallReport, CallStart } from "../activity/call-report.ts";
 import type { ToolContext } from "../tool/define.ts";
 import { invokeTool } from "../tool/invoke.ts";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
@@ -12,7 +12,7 @@ import { CallProgress } from "./call-progress.ts";
  * records what each call did (activity/call-record.ts).
  */
 export interface CallActivity {
-  callStarted(): void;
+  callStarted(start: CallStart): void;
   callEnded(report: CallReport): void;
 }
 
@@ -72,7 +72,8 @@ export function toolCallHandler(deps: ToolCallDeps) {
     };
     const startedAt = Date.now();
     const started = performance.now();
-    for (const activity of deps.activities) activity.callStarted();
+    const start: CallStart = { surface: deps.surface.name, tool: tool.name, arguments: params.arguments, startedAt };
+    for (const activity of deps.activities) activity.callStarted(start);
     let result: CallToolResult = { content: [] };
     try {
       result = await invokeTool(tool, params.arguments, ctx);
@@ -89,6 +90,7 @@ export function toolCallHandler(deps: ToolCallDeps) {
         durationMs: performance.now() - started,
         // A call the client cancelled gets no answer, whatever it returned.
         cancelled: extra.signal.aborted || (result.structuredContent?.error as { code?: string } | undefined)?.code === "cancelled",
+        start,
       };
       for (const activity of deps.activities) activity.callEnded(report);
       // The SDK sends no answer to a cancelled request, so its response stream stayed open: each

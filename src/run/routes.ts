@@ -18,6 +18,7 @@ export function harnessRoutes(services: RunResources, registry: ToolRegistry, su
       ? operatorPageRoutes(questions.board, questions.page, {
           glance: () => runGlance(services, registry, surfaces),
           calls: record.recent,
+          running: record.running,
           recordPath: record.path,
         })
       : []),

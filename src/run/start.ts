@@ -120,7 +120,7 @@ export async function startRun(
 /** One listener told of every call by each of several. */
 function everyOf(...activities: CallActivity[]): CallActivity {
   return {
-    callStarted: () => activities.forEach((activity) => activity.callStarted()),
+    callStarted: (start) => activities.forEach((activity) => activity.callStarted(start)),
     callEnded: (report) => activities.forEach((activity) => activity.callEnded(report)),
   };
 }

@@ -185,4 +185,22 @@ describe("the run console in Chromium", () => {
     },
     SLOW_MS,
   );
+
+  test(
+    "a call is shown while it runs, with a clock counting up, and moves to the list when it ends",
+    async () => {
+      // The previous test's ask_user call reaches the page a moment after its client got the answer.
+      await callItem("Ship on Friday?").waitFor();
+      const before = await calls().count();
+      const slow = agent.callTool({ name: "eval", arguments: { code: "import time\ntime.sleep(4)\n'slept'", language: "python", description: "Sleep for four seconds" } });
+      const running = page.getByRole("list", { name: "Calls running now" }).getByRole("listitem");
+      await running.filter({ hasText: "eval" }).filter({ hasText: "time.sleep(4)" }).waitFor();
+      await running.locator(".elapsed").filter({ hasText: /running for [2-9] s/ }).waitFor();
+      expect((await slow).isError).toBeFalsy();
+      await running.first().waitFor({ state: "detached" });
+      await until(() => calls().count(), before + 1);
+      await expect(calls().first().locator(".tool").textContent()).resolves.toBe("eval");
+    },
+    SLOW_MS,
+  );
 });

@@ -5,12 +5,15 @@ import * as v from "valibot";
 import type { HarnessRoute } from "../../host/harness-route.ts";
 import { cutStrings, RECORDED_STRING_CHARS, type CallEntry } from "../../activity/call-entry.ts";
 import { RECENT_CALLS, type RecentCalls } from "../../activity/recent-calls.ts";
+import type { RunningCalls } from "../../activity/running-calls.ts";
 import type { OperatorBoard } from "../board.ts";
 import type { PageAccess } from "./page-access.ts";
 import { pageHeaders, PAGE_HTML } from "./page-html.ts";
 
 /** A comment line on the event stream this often, so a dead connection is noticed and detached. */
 export const STREAM_KEEPALIVE_MS = 15_000;
+/** Calls starting or ending within this are sent to the page as one change. */
+export const RUNNING_COALESCE_MS = 200;
 /** How often the run-at-a-glance panel is recomputed and re-sent when it changed. */
 export const GLANCE_REFRESH_MS = 5_000;
 
@@ -34,6 +37,8 @@ export interface GlanceSection {
 export interface ConsoleSources {
   glance(): GlanceSection[];
   calls: RecentCalls;
+  /** Calls not ended yet. */
+  running: RunningCalls;
   /** Where the whole record is (calls.jsonl), when the run keeps one. */
   recordPath: string | undefined;
 }
@@ -52,7 +57,7 @@ const ticketBody = v.strictObject({ ticket: v.string() });
 const LOCKED = "Open the page link from the ready line of sidecar serve; it opens the page once in a browser.";
 
 export function operatorPageRoutes(board: OperatorBoard, access: PageAccess, sources: ConsoleSources): HarnessRoute[] {
-  const state = () => JSON.stringify({ board: board.snapshot(), glance: sources.glance() });
+  const state = () => JSON.stringify({ board: board.snapshot(), glance: sources.glance(), running: sources.running.list() });
 
   return [
     {
@@ -146,6 +151,14 @@ function eventStream(board: OperatorBoard, state: () => string, sources: Console
       };
       const detach = board.attach();
       const unsubscribe = board.onChange(push);
+      // Calls start and end in bursts: their pushes are coalesced, board changes go at once.
+      let coalesced: ReturnType<typeof setTimeout> | undefined;
+      const unwatch = sources.running.onChange(() => {
+        coalesced ??= setTimeout(() => {
+          coalesced = undefined;
+          push();
+        }, RUNNING_COALESCE_MS);
+      });
       // Calls are many and never change once ended: all kept ones on connect, then each as it ends.
       const calls = sources.calls;
       const listed = { limit: RECENT_CALLS, total: calls.total, record: sources.recordPath ?? null };
@@ -158,6 +171,8 @@ function eventStream(board: OperatorBoard, state: () => string, sources: Console
         clearInterval(refresh);
         unsubscribe();
         unfollow();
+        unwatch();
+        clearTimeout(coalesced);
         detach();
         requestSignal.removeEventListener("abort", stop);
         try {
