@@ -1,5 +1,6 @@
 // Starts a debug adapter (stdio or TCP) in its own process group and hands back a DAP connection.
 import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -163,8 +164,9 @@ function listenAddress(
 
 let endpointFiles = 0;
 
+/** Random: in the shared temp folder, a name another local user can guess is an endpoints file they can plant (their port, our client). */
 function endpointsFile(): string {
-  return join(tmpdir(), `sidecar-dap-endpoints-${process.pid}-${++endpointFiles}.json`);
+  return join(tmpdir(), `sidecar-dap-endpoints-${process.pid}-${++endpointFiles}-${randomBytes(8).toString("hex")}.json`);
 }
 
 /** How often the endpoints file is looked for; debugpy writes it within tens of ms of starting. */

@@ -1,4 +1,5 @@
 // The adapter catalog as data: what each adapter is called, how it is found, started and launched.
+import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADAPTER_IDS, type AdapterId } from "../config/resources/debug-adapters.ts";
@@ -206,8 +207,9 @@ function lldbQuoted(path: string): string {
 
 let scratchCount = 0;
 
+/** Random: in the shared temp folder, a name another local user can guess is a file they can plant for delve to run. */
 function scratchBinary(): string {
-  return join(tmpdir(), `sidecar-debug-${process.pid}-${++scratchCount}`);
+  return join(tmpdir(), `sidecar-debug-${process.pid}-${++scratchCount}-${randomBytes(8).toString("hex")}`);
 }
 
 export function adapterById(id: AdapterId): AdapterEntry {

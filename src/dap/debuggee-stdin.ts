@@ -1,4 +1,5 @@
 // What a launched program reads as stdin: given text, a workspace file, or nothing (end of input).
+import { randomBytes } from "node:crypto";
 import { rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,7 +37,9 @@ export function debuggeeStdin(workdir: string, adapter: AdapterEntry, choice: St
     if (!regular) throw new ToolFailure(`stdin_file ${shownPath(choice.file)} is not a regular file; pass a file whose content the program should read.`);
     return { path, scratch: [], remove: () => {} };
   }
-  const path = join(tmpdir(), `sidecar-debug-stdin-${process.pid}-${++stdinFiles}`);
-  writeFileSync(path, choice.text, { mode: 0o600 });
+  // A random name, created exclusively: the shared temp folder is every local user's, and a name
+  // they can guess could be a link planted to a file of ours (or a file of theirs, to read the text).
+  const path = join(tmpdir(), `sidecar-debug-stdin-${process.pid}-${++stdinFiles}-${randomBytes(8).toString("hex")}`);
+  writeFileSync(path, choice.text, { mode: 0o600, flag: "wx" });
   return { path, scratch: [path], remove: () => rmSync(path, { force: true }) };
 }
