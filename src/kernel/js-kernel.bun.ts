@@ -9,7 +9,7 @@ import { StringDecoder } from "node:string_decoder";
 import { inspect } from "node:util";
 import * as vm from "node:vm";
 import { cellPosition } from "./cell-positions.ts";
-import type { KernelMessage, MimeBundle, SidecarMessage } from "./protocol.ts";
+import type { KernelMessage, MimeBundle, SidecarMessage, ToolResultMessage } from "./protocol.ts";
 
 /** The launcher's fd shuffle puts the protocol here; fds 1 and 2 lead to the sidecar's raw stream. */
 const PROTOCOL_IN = 3;
@@ -161,34 +161,100 @@ function display(...values: unknown[]): void {
 /** Well under the sidecar's 64 Mi-character limit on a kernel message, which drops longer ones. */
 const TOOL_ARGS_MAX_CHARS = 16 * 1024 * 1024;
 
-/** Calls one of the harness's tools; blocks the kernel until the answer arrives. */
-function tool(name: string, args: Record<string, unknown> = {}): unknown {
+/** Checks a bridged call's arguments and sends it; the id to match its answer with. */
+function sendToolCall(name: string, args: Record<string, unknown>, caller: string): number {
   if (typeof name !== "string" || name === "") {
-    throw new TypeError('tool(name, args): name must be a tool name string, e.g. tool("read", {path: "README.md"})');
+    throw new TypeError(`${caller}(name, args): name must be a tool name string, e.g. ${caller}("read", {path: "README.md"})`);
   }
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
-    throw new TypeError(`tool(${JSON.stringify(name)}, args): args must be an object of the tool's arguments`);
+    throw new TypeError(`${caller}(${JSON.stringify(name)}, args): args must be an object of the tool's arguments`);
   }
-  if (!cellRunning) throw new ToolError("tool() can only be called while a cell runs, not from background work between cells.");
+  if (!cellRunning) throw new ToolError(`${caller}() can only be called while a cell runs, not from background work between cells.`);
   const encoded = JSON.stringify(args);
   if (encoded.length > TOOL_ARGS_MAX_CHARS) {
-    throw new RangeError(`tool(${JSON.stringify(name)}, args): the arguments are ${encoded.length} characters of JSON; a bridged call takes at most ${TOOL_ARGS_MAX_CHARS}. Write large data to a file and pass its path.`);
+    throw new RangeError(`${caller}(${JSON.stringify(name)}, args): the arguments are ${encoded.length} characters of JSON; a bridged call takes at most ${TOOL_ARGS_MAX_CHARS}. Write large data to a file and pass its path.`);
   }
   const id = ++callIds;
   send({ type: "tool_call", id, name, args });
+  return id;
+}
+
+function settled(message: ToolResultMessage): unknown {
+  if (message.ok) return message.result;
+  throw message.denied ? new ToolDenied(message.message) : new ToolError(message.message);
+}
+
+/** Calls one of the harness's tools; blocks the kernel (its event loop too) until the answer arrives. */
+function tool(name: string, args: Record<string, unknown> = {}): unknown {
+  // A blocking read would race the read that waits for the atool() answers.
+  if (pendingCalls.size > 0) {
+    throw new ToolError(`tool() blocks the kernel, and ${pendingCalls.size} atool() call(s) are still pending: await them first, or use await atool(...) here too.`);
+  }
+  const id = sendToolCall(name, args, "tool");
   for (;;) {
     const line = reader.nextSync();
     if (line === null) process.exit(0);
     const message = JSON.parse(line) as SidecarMessage;
-    if (message.type !== "tool_result" || message.id !== id) continue;
-    if (message.ok) return message.result;
-    throw message.denied ? new ToolDenied(message.message) : new ToolError(message.message);
+    if (message.type === "tool_result" && message.id === id) return settled(message);
   }
 }
 
-/** tool() for async code; calls still run one after another, since the kernel blocks in each. */
-async function atool(name: string, args?: Record<string, unknown>): Promise<unknown> {
-  return tool(name, args);
+/** atool() calls waiting for their answers, by call id. */
+const pendingCalls = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
+/** Messages read while waiting for atool() answers that are no answer (the next cell): the main loop takes them. */
+const unclaimed: SidecarMessage[] = [];
+/** The one read of the protocol in flight, shared by the main loop and the atool() pump. */
+let reading: Promise<boolean> | undefined;
+
+/** Reads one message: an answer goes to its atool() call, anything else to the main loop. False at end of input. */
+function readMessage(): Promise<boolean> {
+  reading ??= reader
+    .next()
+    .then((line) => {
+      if (line === null) return false;
+      if (!line.trim()) return true;
+      const message = JSON.parse(line) as SidecarMessage;
+      const pending = message.type === "tool_result" ? pendingCalls.get(message.id) : undefined;
+      if (message.type === "tool_result") {
+        pendingCalls.delete(message.id);
+        if (pending) {
+          try {
+            pending.resolve(settled(message));
+          } catch (error) {
+            pending.reject(error);
+          }
+        }
+      } else unclaimed.push(message);
+      return true;
+    })
+    .finally(() => (reading = undefined));
+  return reading;
+}
+
+/** Reads while atool() calls wait; stops once none does, so a blocking tool() has the protocol to itself. */
+let pumping = false;
+async function pumpAnswers(): Promise<void> {
+  if (pumping) return;
+  pumping = true;
+  try {
+    while (pendingCalls.size > 0) {
+      if (!(await readMessage())) process.exit(0); // the sidecar went away
+    }
+  } finally {
+    pumping = false;
+  }
+}
+
+/** tool() for async code: the call is sent at once and several run at the same time (Promise.all). */
+function atool(name: string, args: Record<string, unknown> = {}): Promise<unknown> {
+  try {
+    const id = sendToolCall(name, args, "atool");
+    const answer = new Promise<unknown>((resolve, reject) => pendingCalls.set(id, { resolve, reject }));
+    void pumpAnswers();
+    return answer;
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** Frames from the cell inwards; the kernel's own frames (outside any cell) and the cell's wrapper call are dropped. */
@@ -303,10 +369,11 @@ export async function runJavaScriptKernel(): Promise<number> {
   process.on("uncaughtException", (error) => stream("stderr", `Uncaught exception: ${formatError(error).traceback}`));
   send({ type: "ready", interpreter: "sidecar", version: `Bun ${Bun.version}`, pid: process.pid });
   for (;;) {
-    const line = await reader.next();
-    if (line === null) return 0; // the sidecar went away
-    if (!line.trim()) continue;
-    const message = JSON.parse(line) as SidecarMessage;
+    const message = unclaimed.shift();
+    if (message === undefined) {
+      if (!(await readMessage())) return 0; // the sidecar went away
+      continue;
+    }
     if (message.type === "execute") await runCell(message);
   }
 }

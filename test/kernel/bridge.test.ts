@@ -7,8 +7,31 @@ import { KERNEL_TEST_TIMEOUT_MS, cell, expectAllGone, fakeHarness, kernelRun, ty
 /** How long the fake harness takes over a "slow" call: well past the 1 s budget used below. */
 const SLOW_CALL_MS = 2_500;
 
+/** "meet" calls waiting at the fake harness for a second one. */
+let meeting: (() => void) | undefined;
+
+/**
+ * A "meet" call is answered "together" once a second one arrives while it waits, "alone" after
+ * 10 s without one: overlapping calls are seen without timing the cell.
+ */
+async function meet(): Promise<Response> {
+  if (meeting) {
+    meeting();
+    meeting = undefined;
+    return Response.json({ ok: true, result: "together" });
+  }
+  const met = await new Promise<boolean>((resolve) => {
+    meeting = () => resolve(true);
+    setTimeout(() => resolve(false), 10_000);
+  });
+  if (!met) meeting = undefined;
+  return Response.json({ ok: true, result: met ? "together" : "alone" });
+}
+
 async function answer(call: BridgeCall): Promise<Response> {
   switch (call.tool) {
+    case "meet":
+      return meet();
     case "read":
       return Response.json({ ok: true, result: { content: `contents of ${call.arguments.path}` } });
     case "write":
@@ -76,6 +99,19 @@ describe("tool() inside a cell calls the harness's tools", () => {
     expect(result.isError).toBe(false);
     expect(result.text).toEndWith("contents of a.ts\ntrue write is not allowed on this surface\nToolError no tool named missing");
     expect(harness.calls[0]!.origin).toEqual({ tool: "eval", language: "javascript" });
+
+    // atool() calls overlap: the second reaches the harness while the first waits (it was sent only
+    // after the first's answer, so each met no one).
+    const both = await cell(t.client, "await Promise.all([atool('meet'), atool('meet')])", { language: "javascript" });
+    expect(both.text).toContain("Out[2]: [ 'together', 'together' ]");
+    // A blocking tool() while atool() calls wait is refused with what to do; after them it works.
+    const mixed = await cell(
+      t.client,
+      "const waiting = atool('read', { path: 'p' });\nlet said; try { tool('read', {}) } catch (e) { said = e.message }\nconst late = await waiting;\n[said, late.content, tool('read', { path: 'q' }).content]",
+      { language: "javascript" },
+    );
+    expect(mixed.text).toContain("tool() blocks the kernel, and 1 atool() call(s) are still pending: await them first");
+    expect(mixed.text).toContain("'contents of p',\n  'contents of q'\n]");
   }, KERNEL_TEST_TIMEOUT_MS);
 
   test("without a bridge in the run config, tool() raises a ToolError saying so", async () => {
