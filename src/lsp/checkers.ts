@@ -7,6 +7,7 @@ import { baseEnv, findOnPath, TRUST_HINT, type LaunchContext } from "./launch.ts
 import type { DiagnosticRow, SourceLines } from "./present.ts";
 import { checkerLaunchFor } from "./server-source.ts";
 import { readRegularFileSync } from "../workspace/regular-file.ts";
+import { isInside, leadsOutOfWorkdir } from "../workspace/paths.ts";
 
 /** A whole-project check gets this long before it is stopped and reported as timed out. */
 export const CHECKER_TIMEOUT_MS = 180_000;
@@ -127,17 +128,25 @@ async function runCompileCommands(root: string, ctx: LaunchContext, lines: Sourc
   }
   const rows: DiagnosticRow[] = [];
   let timedOut = false;
+  let outside = 0;
   for (const entry of entries.slice(0, COMPILE_COMMANDS_MAX_FILES)) {
     const argv = entry.arguments ?? entry.command?.split(/\s+/).filter(Boolean) ?? [];
     const [compiler, ...rest] = argv;
     if (!compiler) continue;
     const directory = isAbsolute(entry.directory) ? entry.directory : resolve(root, entry.directory);
+    // Untrusted, an entry may not aim clang at a file outside the workspace: its tokens would come
+    // back in the messages ("unknown type name 'aws_secret…'"), a read the plan surface may not make.
+    if (!trusted && (leadsOutOfWorkdir(ctx.workdir, directory) || leadsOutOfWorkdir(ctx.workdir, resolve(directory, entry.file)) || !isInside(ctx.workdir, resolve(directory, entry.file)))) {
+      outside++;
+      continue;
+    }
     const [command, args] = clang ? [clang, [...syntaxCheckFlags(rest), "-fsyntax-only", entry.file]] : [compiler, [...rest.filter((arg, i) => arg !== "-o" && rest[i - 1] !== "-o" && arg !== "-c"), "-fsyntax-only"]];
     const output = await capture(command, args, directory, baseEnv(ctx), signal);
     timedOut ||= output.timedOut;
     rows.push(...gccRows(output.stderr, directory, lines, "clang"));
   }
-  return { rows, timedOut, command: trusted ? "each compile_commands.json entry with -fsyntax-only" : `${clang} -fsyntax-only with each compile_commands.json entry's flags` };
+  const skipped = outside > 0 ? `; ${outside} entr${outside === 1 ? "y" : "ies"} naming a file or folder outside the workspace skipped (${TRUST_HINT})` : "";
+  return { rows, timedOut, command: trusted ? "each compile_commands.json entry with -fsyntax-only" : `${clang} -fsyntax-only with each compile_commands.json entry's flags${skipped}` };
 }
 
 function capture(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Output> {
