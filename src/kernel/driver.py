@@ -416,6 +416,7 @@ sys.modules["__main__"] = type(sys)("__main__")
 sys.modules["__main__"].__dict__.update(NAMESPACE)
 NAMESPACE = sys.modules["__main__"].__dict__
 SHELL.namespace = NAMESPACE
+SHELL.hidden = frozenset(NAMESPACE)
 
 _loop = None
 

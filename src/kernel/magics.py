@@ -7,7 +7,7 @@ import sys
 # subprocess and shlex load on first use: most kernels never run a magic, and start-up counts.
 
 # Magics this shim runs; anything else is refused with this list, not silently ignored.
-LINE_MAGICS = ("pip", "cd", "timeit", "time", "env", "pwd")
+LINE_MAGICS = ("pip", "cd", "timeit", "time", "env", "pwd", "run", "who", "whos", "matplotlib", "load_ext", "autoreload")
 CELL_MAGICS = ("bash", "sh", "timeit", "time")
 MAGIC_LINE = re.compile(r"^\s*(%|!)|=\s*[!%]\w", re.M)
 
@@ -90,7 +90,12 @@ class IPythonShim:
 
     def __init__(self, namespace):
         self.namespace = namespace
-        self.user_ns = namespace
+        # The kernel's own names (display, tool, get_ipython…): %who and %whos leave them out.
+        self.hidden = frozenset()
+
+    @property
+    def user_ns(self):
+        return self.namespace
 
     def expand(self, text):
         """IPython's {expr} and $name expansion, evaluated in the kernel's namespace."""
@@ -196,6 +201,60 @@ class IPythonShim:
         finally:
             print(f"Wall time: {_format_seconds(time.perf_counter() - started)}")
 
+    def _line_run(self, line):
+        """Runs a script as __main__ with its arguments; its top-level names land in the namespace, as in IPython."""
+        import runpy
+        import shlex
+
+        args = shlex.split(line)
+        if not args:
+            raise ValueError("%run needs a script: %run file.py [args]")
+        path = os.path.expanduser(args[0])
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"%run: no file {path!r} (relative to {os.getcwd()})")
+        saved = sys.argv
+        sys.argv = [path, *args[1:]]
+        try:
+            names = runpy.run_path(path, run_name="__main__")
+        finally:
+            sys.argv = saved
+        self.namespace.update({name: value for name, value in names.items() if not name.startswith("__")})
+
+    def _user_names(self):
+        return sorted(name for name in self.namespace if not name.startswith("_") and name not in self.hidden)
+
+    def _line_who(self, _line):
+        names = self._user_names()
+        print("\t".join(names) if names else "Interactive namespace is empty.")
+
+    def _line_whos(self, _line):
+        names = self._user_names()
+        if not names:
+            print("Interactive namespace is empty.")
+            return
+        rows = [(name, type(self.namespace[name]).__name__, _brief(self.namespace[name])) for name in names]
+        width = [max(len(row[i]) for row in rows + [("Variable", "Type", "Data/Info")]) for i in range(2)]
+        print(f"{'Variable':<{width[0]}}   {'Type':<{width[1]}}   Data/Info")
+        print("-" * (width[0] + width[1] + 18))
+        for name, kind, info in rows:
+            print(f"{name:<{width[0]}}   {kind:<{width[1]}}   {info}")
+
+    def _line_matplotlib(self, line):
+        # Harmless: figures already come back as PNG images (Agg backend), at plt.show() or the cell's end.
+        print(f"%matplotlib {line}".rstrip() + ": nothing to do here; figures are returned as PNG images at plt.show() or the end of the cell.")
+
+    def _line_load_ext(self, line):
+        name = line.strip()
+        if name == "autoreload":
+            print("%load_ext autoreload: not loaded (this kernel is not IPython). After editing a module, "
+                  "importlib.reload(module) or eval with reset: true loads the new code.")
+            return
+        raise NameError(f"%load_ext {name}: IPython extensions do not load in this kernel (it is not IPython); import the module instead.")
+
+    def _line_autoreload(self, line):
+        print(f"%autoreload {line}".rstrip() + ": modules are not reloaded automatically here; "
+              "importlib.reload(module) or eval with reset: true loads edited code.")
+
     def _line_timeit(self, line):
         options, statement = _timeit_options(line)
         return _timeit(statement, "pass", options, self.namespace)
@@ -221,17 +280,33 @@ class IPythonShim:
         self.namespace["_exit_code"] = code
 
     def _cell_time(self, line, cell):
+        """Times the cell; its last expression's value is the cell's value, as without %%time."""
+        import ast
         import time
 
+        tree = ast.parse(cell, "<%%time>")
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         started = time.perf_counter()
         try:
-            exec(compile(cell, "<%%time>", "exec"), self.namespace)
+            exec(compile(tree, "<%%time>", "exec"), self.namespace)
+            if last is not None:
+                return eval(compile(ast.Expression(body=last.value), "<%%time>", "eval"), self.namespace)
+            return None
         finally:
             print(f"Wall time: {_format_seconds(time.perf_counter() - started)}")
 
     def _cell_timeit(self, line, cell):
         options, setup = _timeit_options(line)
         return _timeit(cell, setup or "pass", options, self.namespace)
+
+
+def _brief(value):
+    """%whos's Data/Info: a value's repr on one line, cut at 60 characters."""
+    try:
+        text = " ".join(repr(value).split())
+    except Exception:  # noqa: BLE001  (a broken __repr__ must not fail %whos)
+        text = "<unprintable>"
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def _timeit_options(line):

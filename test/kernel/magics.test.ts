@@ -38,9 +38,39 @@ describe.each([
     const cellTimeit = await cell(t.client, "%%timeit -n 3 -r 1\ntotal = 0\nfor i in range(10):\n    total += i");
     expect(cellTimeit.text).toMatch(/per loop \(mean ± std\. dev\. of 1 run, 3 loops each\)/);
 
-    const unknown = await cell(t.client, "%load_ext autoreload");
+    const unknown = await cell(t.client, "%prun sum(range(3))");
     expect(unknown.isError).toBe(true);
-    expect(unknown.text).toContain("%load_ext is not supported in this kernel; supported line magics: %pip, %cd");
+    expect(unknown.text).toContain("%prun is not supported in this kernel; supported line magics: %pip, %cd");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
+  test("notebook habits: %matplotlib, %load_ext autoreload, %autoreload, %who, %whos, %run, %time and %%time keep the value", async () => {
+    process.env.SIDECAR_KERNEL_IPYTHON = ipython;
+    await using dir = await tempDir();
+    await dir.write({ "script.py": "import sys\nprint('script got', sys.argv[1:])\nran = 5\nif __name__ == '__main__':\n    main_ran = True\n" });
+    await using t = await kernelRun(dir.path);
+
+    // Harmless no-ops with a note; the rest of the cell runs (it was a NameError for the whole cell).
+    const habits = await cell(t.client, "%matplotlib inline\n%load_ext autoreload\n%autoreload 2\nalpha = 3\nbeta = 'text'\nalpha + 1");
+    expect(habits.isError).toBe(false);
+    expect(habits.text).toContain("%matplotlib inline: nothing to do here; figures are returned as PNG images");
+    expect(habits.text).toContain("%load_ext autoreload: not loaded (this kernel is not IPython)");
+    expect(habits.text).toContain("%autoreload 2: modules are not reloaded automatically here");
+    expect(habits.text).toContain("Out[1]: 4");
+
+    const who = await cell(t.client, "%who");
+    expect(who.text).toEndWith("\nalpha\tbeta");
+    const whos = await cell(t.client, "%whos");
+    expect(whos.text).toMatch(/Variable\s+Type\s+Data\/Info\n-+\nalpha\s+int\s+3\nbeta\s+str\s+'text'/);
+
+    const run = await cell(t.client, "%run script.py first second\n(ran, main_ran)");
+    expect(run.isError).toBe(false);
+    expect(run.text).toContain("script got ['first', 'second']");
+    expect(run.text).toContain("Out[4]: (5, True)");
+
+    const timed = await cell(t.client, "%time sum(range(10))");
+    expect(timed.text).toMatch(/Wall time: .+\nOut\[5\]: 45/);
+    const cellTimed = await cell(t.client, "%%time\ntotal = sum(range(5))\ntotal * 2");
+    expect(cellTimed.text).toMatch(/Wall time: .+\nOut\[6\]: 20/);
   }, KERNEL_TEST_TIMEOUT_MS);
 });
 
