@@ -116,7 +116,7 @@ function untrustedRefusal(spec: ServerSpec, root: string, ctx: LaunchContext): s
   if (spec.needsTrust) return `not started: ${spec.needsTrust}, and this workspace is not trusted (${TRUST_HINT})`;
   const code = spec.workspaceCodeFiles;
   const present = code?.files.find((file) => existsSync(join(root, file)));
-  if (code && present) return `not started for ${shownPath(relativeToWorkdir(ctx.workdir, root))}: it holds ${present} and ${code.why}, and this workspace is not trusted (${TRUST_HINT})`;
+  if (code && present) return `not started: ${shownPath(relativeToWorkdir(ctx.workdir, join(root, present)))} is there and ${code.why}, and this workspace is not trusted (${TRUST_HINT})`;
   return undefined;
 }
 
