@@ -6,6 +6,7 @@ import type { Surface, ToolRegistry } from "../tool/registry.ts";
 import type { RunResources } from "../tools/run-resources.ts";
 import { lastOutcome, type WorkerRecord } from "../workers/worker-record.ts";
 import { residentBytes } from "../platform/resident-memory.ts";
+import { relativeToWorkdir } from "../workspace/paths.ts";
 
 /** A worker's result or a last error is cut to this many characters in its row. */
 const DETAIL_CHARS = 300;
@@ -100,9 +101,10 @@ function workerSection(records: WorkerRecord[]): GlanceSection {
 function diagnosticSection(services: RunResources): GlanceSection {
   const findings = services.languageServers!.ledger.findings();
   const rows = findings.slice(0, DIAGNOSTIC_ROWS).map((finding) => ({
-    name: finding.path,
+    // The ledger keys files by absolute path; the page names them as the agent does.
+    name: relativeToWorkdir(services.workdir, finding.path),
     state: finding.severity,
-    detail: joined([finding.code ? `[${finding.code}]` : undefined, cut(finding.message), finding.count > 1 ? `×${finding.count}` : undefined]),
+    detail: `${finding.code ? `[${finding.code}] ` : ""}${cut(finding.message)}${finding.count > 1 ? ` (${finding.count} times)` : ""}`,
   }));
   const more = findings.length > DIAGNOSTIC_ROWS ? `${DIAGNOSTIC_ROWS} of ${findings.length} shown` : undefined;
   return { title: "Diagnostics on write", rows, empty: "None held: the agent has been told of no open diagnostic in the files it wrote.", ...(more ? { note: more } : {}) };
