@@ -1,10 +1,11 @@
 // Staged structural edits: what ast_edit proposed, the hash of every file it was computed from,
 // and accepting (all files or none, after checking none changed since) or discarding it.
 import { createHash } from "node:crypto";
-import { accessSync, constants, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { ToolFailure } from "../answer/failure.ts";
 import { AtomicWriteError, FolderSwapped, writeFilesAtomically } from "../workspace/atomic-write.ts";
 import { NoLongerInside, readFileInsideAsync } from "../workspace/paths.ts";
+import { readOnlyMode } from "../workspace/read-only.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 
 export interface StagedFile {
@@ -116,7 +117,7 @@ export class StagedEdits {
       );
     }
     const readOnly = edit.files.flatMap((f) => {
-      const mode = readOnlyMode(f.path);
+      const mode = readOnlyModeOf(f.path);
       return mode === undefined ? [] : [`${f.rel} (mode ${mode})`];
     });
     if (readOnly.length > 0) {
@@ -191,26 +192,10 @@ export class StagedEdits {
   }
 }
 
-/**
- * The file's mode in octal when its mode bits deny the sidecar's user writing it, else undefined.
- * Root may write anything, so for root any write bit counts: a file nobody may write (0444) is one
- * its owner marked read-only on purpose.
- */
-function readOnlyMode(path: string): string | undefined {
-  let mode: number;
-  try {
-    mode = statSync(path).mode & 0o7777;
-  } catch {
-    return undefined; // gone since the check: the writer says so
-  }
-  const octal = `0${mode.toString(8).padStart(3, "0")}`;
-  if (process.getuid?.() === 0) return (mode & 0o222) === 0 ? octal : undefined;
-  try {
-    accessSync(path, constants.W_OK);
-    return undefined;
-  } catch {
-    return octal;
-  }
+/** readOnlyMode of the file now; undefined when it is gone (the writer then says so). */
+function readOnlyModeOf(path: string): string | undefined {
+  const info = statSync(path, { throwIfNoEntry: false });
+  return info && readOnlyMode(path, info);
 }
 
 function charsOf(files: StagedFile[]): number {

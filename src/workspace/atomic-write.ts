@@ -1,6 +1,7 @@
 // Writes several files so the tree is never half old, half new: every new content goes to a temp
 // file beside its target first (so a full disk fails before anything is replaced), then each is
 // renamed into place, permissions kept; if a rename fails, the files already replaced are restored.
+// A file marked read-only (0444) is refused, though the rename needs only the folder's permission.
 // Paths arrive resolved (symlinks followed, as resolveInWorkdir returns them). Every file is read,
 // created, renamed and removed through its folder as held by write-folders.ts, so a folder swapped
 // for a symlink after the paths were resolved refuses the write instead of redirecting it; and a
@@ -9,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { constants, type Stats } from "node:fs";
 import { lstat, open, readlink, rename, symlink, unlink } from "node:fs/promises";
 import { basename, dirname } from "node:path";
+import { readOnlyMode } from "./read-only.ts";
 import { specialKind } from "./regular-file.ts";
 import { FolderMoved, writeFolders, type WriteFolder, type WriteFolders } from "./write-folders.ts";
 import { shownPath } from "./shown-path.ts";
@@ -162,6 +164,8 @@ async function readOriginal(place: Place): Promise<Original> {
   try {
     const info = await handle.stat();
     refuseUnlessFile(info); // swapped for something else since the lstat
+    const readOnly = readOnlyMode(at, info);
+    if (readOnly !== undefined) throw new Error(`it is read-only for the sidecar's user (mode ${readOnly}), and a file marked read-only is never rewritten; make it writable (chmod u+w) and try again`);
     return { place, content: await handle.readFile(), mode: info.mode & 0o7777 };
   } finally {
     await handle.close();

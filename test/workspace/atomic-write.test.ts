@@ -42,6 +42,23 @@ describe("writeFilesAtomically writes all files or none", () => {
   });
 });
 
+describe("a file marked read-only", () => {
+  test("is never rewritten: the write is refused with its mode and nothing changes", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.txt": "old a", "locked.txt": "old locked" });
+    await chmod(join(dir.path, "locked.txt"), 0o444);
+    const attempt = writeFilesAtomically([
+      { path: join(dir.path, "a.txt"), content: "new a" },
+      { path: join(dir.path, "locked.txt"), content: "new locked" },
+    ]);
+    await expect(attempt).rejects.toThrow(/Writing .*locked\.txt failed \(it is read-only for the sidecar's user \(mode 0444\), and a file marked read-only is never rewritten; make it writable \(chmod u\+w\) and try again\); no file had been written yet, so nothing changed/);
+    expect(await readFile(join(dir.path, "a.txt"), "utf8")).toBe("old a");
+    expect(await readFile(join(dir.path, "locked.txt"), "utf8")).toBe("old locked");
+    expect(await readdir(dir.path)).toEqual(expect.arrayContaining(["a.txt", "locked.txt"]));
+    expect((await readdir(dir.path)).length).toBe(2);
+  });
+});
+
 describe("the writer's errors", () => {
   test("name a target with a newline or bidi control escaped (file names are data)", async () => {
     await using dir = await tempDir();
