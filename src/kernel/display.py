@@ -53,6 +53,9 @@ def mime_bundle(value):
     module = type(value).__module__ or ""
     if module.startswith("pandas") and type(value).__name__ == "DataFrame":
         bundle["text/markdown"] = frame_markdown(value)
+    elif module.startswith("pandas") and type(value).__name__ == "Styler":
+        # A styled frame: its data as the table; colours and formats have no markdown.
+        bundle["text/markdown"] = frame_markdown(value.data) + " (styled; the styles are not shown)"
     elif module.startswith("matplotlib") and hasattr(value, "savefig"):
         bundle["image/png"] = figure_png(value)
         shown_figures.add(id(value))
@@ -74,6 +77,18 @@ def mime_bundle(value):
                     bundle[mime] = data
                 elif isinstance(data, str) and mime == "text/markdown":
                     bundle[mime] = data
+        render = getattr(value, "_repr_html_", None)
+        if not bundle and callable(render) and not isinstance(value, type):
+            try:
+                html = render()
+            except Exception:
+                html = None
+            if isinstance(html, tuple):
+                html = html[0]
+            if isinstance(html, str) and html.strip():
+                from sidecar_html import html_markdown
+
+                bundle["text/markdown"] = _cap(html_markdown(html))
     try:
         bundle["text/plain"] = _cap(repr(value))
     except Exception as error:

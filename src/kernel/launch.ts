@@ -5,6 +5,7 @@ import type { KernelSettings } from "../config/resources/kernels.ts";
 import driver from "./driver.py" with { type: "text" };
 import magics from "./magics.py" with { type: "text" };
 import display from "./display.py" with { type: "text" };
+import htmlMarkdown from "./html_markdown.py" with { type: "text" };
 
 export type KernelLanguage = "python" | "javascript";
 
@@ -27,7 +28,7 @@ export const JS_KERNEL_COMMAND = "__kernel-js";
 const JS_FD_SHUFFLE = 'exec 3<&0 4>&1 </dev/null 1>&2; exec "$@"';
 
 /** The driver's helper modules, registered under these names before the driver runs. */
-const DRIVER_MODULES: Record<string, string> = { sidecar_magics: magics, sidecar_display: display };
+const DRIVER_MODULES: Record<string, string> = { sidecar_magics: magics, sidecar_display: display, sidecar_html: htmlMarkdown };
 
 /** The driver, with its helper modules registered first, as one `python -c` program. */
 export function pythonProgram(): string {

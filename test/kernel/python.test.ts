@@ -54,6 +54,31 @@ describe("python cells keep state like a notebook", () => {
     expect(last.text).toContain("    print(1 + x['b'])\n              ~^^^^^\nKeyError: 'b'");
   }, KERNEL_TEST_TIMEOUT_MS);
 
+  test("HTML-only values read as markdown: tables stay tables, no <IPython.core.display.HTML object>", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const shown = await cell(
+      t.client,
+      [
+        "from IPython.display import HTML",
+        "display(HTML('<style>p {color: red}</style><h3>Report</h3><p>Rows with <b>errors</b>, see <a href=\"https://example.com/log\">the log</a>:</p><ul><li>first</li><li>second</li></ul>'))",
+        "class Scores:",
+        "    def _repr_html_(self):",
+        "        return '<table><thead><tr><th>name</th><th>score</th></tr></thead><tbody><tr><td>ann</td><td>3</td></tr><tr><td>bob | jr</td><td>5</td></tr></tbody></table>'",
+        "Scores()",
+      ].join("\n"),
+    );
+    expect(shown.isError).toBe(false);
+    expect(shown.text).not.toContain("IPython.core.display.HTML object");
+    expect(shown.text).not.toContain("color: red");
+    expect(shown.text).toContain("### Report\n\nRows with **errors**, see [the log](https://example.com/log):\n\n- first\n- second");
+    expect(shown.text).toContain("| name | score |\n|---|---|\n| ann | 3 |\n| bob \\| jr | 5 |");
+
+    // A styled DataFrame (its _repr_html_ is CSS and markup): the data as the table, the styles named as left out.
+    const styled = await cell(t.client, "import pandas as pd\npd.DataFrame({'a': [1, 2]}).style.highlight_max()");
+    expect(styled.text).toContain("|  | a |\n|---|---|\n| 0 | 1 |\n| 1 | 2 |\n\n2 rows × 1 columns (styled; the styles are not shown)");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
   test("output a background thread writes between cells is carried into the next answer", async () => {
     await using dir = await tempDir();
     await using t = await kernelRun(dir.path);
