@@ -253,11 +253,20 @@ function countMetas(node: PatternNode): number {
   return node.kind === "node" ? node.children.reduce((sum, child) => sum + countMetas(child), 0) : 0;
 }
 
+/**
+ * An operator of two or more characters (`??`, `===`, `=>`, `::`): a leaf matches only code with the
+ * same text, so a file without it is never parsed (`$A ?? $B` names no word). Single characters
+ * (`(`, `.`) are in nearly every file; `,` and `;` are optional next to an empty `$$$` run.
+ */
+function isOperatorLiteral(text: string): boolean {
+  return text.length >= 2 && !/[\s,;]/.test(text);
+}
+
 function collect(node: PatternNode, literals: Set<string>, words: Set<string>, names: string[]): void {
   if (node.kind === "meta") {
     if (node.binds && !names.includes(node.name)) names.push(node.name);
   } else if (node.kind === "leaf") {
-    if (/\w/.test(node.text)) literals.add(node.text);
+    if (/\w/.test(node.text) || isOperatorLiteral(node.text)) literals.add(node.text);
     // A keyword is a leaf whose type is its own text; string contents and the like are neither.
     const keywordOrName = node.type === node.text || node.type.includes("identifier");
     if (keywordOrName && /^[A-Za-z_][A-Za-z0-9_]*$/.test(node.text)) words.add(node.text);

@@ -43,3 +43,24 @@ describe("whole-word literals", () => {
     expect(await matchTexts(file, code, pattern)).toEqual(expected);
   });
 });
+
+describe("operator literals", () => {
+  test("an operator of two or more characters is a literal; separators and single characters are not", async () => {
+    const parser = await new GrammarLoader(bunPrimitives.grammars).parser("typescript");
+    expect(compilePattern("typescript", "$A ?? $B", parser).literals).toEqual(["??"]);
+    expect(compilePattern("typescript", "f($A, $$$B) === undefined", parser).literals.sort()).toEqual(["===", "f", "undefined"]);
+  });
+
+  test("a file without the operator is never parsed, and every match in the others is found", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "a.ts": "const x = a ?? b;\nconst s = '??';\nf(c ?? (d ?? e));\n", "b.ts": "const y = a || b;\n" });
+    const syntax = new SyntaxService({ workdir: dir.path, source: bunPrimitives.grammars, workers: 0 });
+    try {
+      const answer = await syntax.search({ pattern: "$A ?? $B", language: "typescript" });
+      expect(answer.outcomes.flatMap((o) => o.matches.map((m) => m.text))).toEqual(["a ?? b", "c ?? (d ?? e)", "d ?? e"]);
+      expect(answer.stats.candidates).toBe(1);
+    } finally {
+      await syntax.close();
+    }
+  });
+});
