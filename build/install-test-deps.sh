@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 APT_PACKAGES=(
   git ca-certificates procps e2fsprogs
-  # language servers (lsp): clangd, gopls + the Go toolchain
-  clangd gopls golang-go
+  # language servers (lsp): clangd, gopls + the Go toolchain, rust-analyzer + cargo (Debian 12's rustc-web)
+  clangd gopls golang-go rust-web-analyzer cargo-web
   # the untrusted C checker (clang -fsyntax-only from PATH) and bash diagnostics (bash-language-server runs shellcheck)
   clang shellcheck
   # debug adapters (debug): debugpy, delve, lldb, and a C compiler for the C fixture

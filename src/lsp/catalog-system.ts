@@ -1,7 +1,7 @@
 // Catalog entries for servers the sidecar does not install: from the OS, a toolchain or the user (PATH or a configured command).
 import type { ServerSpec } from "./server-spec.ts";
 
-/** Tested here against the real servers (gopls, clangd; rust-analyzer by a stand-in, see docs/lsp.md). */
+/** Tested here against the real servers (gopls, clangd, rust-analyzer from Debian; see docs/lsp.md). */
 const TOOLCHAIN_SERVERS: readonly ServerSpec[] = [
   {
     id: "go",
@@ -28,7 +28,7 @@ const TOOLCHAIN_SERVERS: readonly ServerSpec[] = [
       format: "cargo-json",
       needsTrust: "cargo check compiles and runs the crate's build.rs and proc macros, and .cargo/config.toml can name the compiler it runs",
     },
-    installHint: "rustup component add rust-analyzer",
+    installHint: "rustup component add rust-analyzer (Debian 12: apt-get install rust-web-analyzer cargo-web)",
     untrusted: {
       // Build scripts and proc macros are the crate's own code, compiled and run by rust-analyzer.
       initializationOptions: { cargo: { buildScripts: { enable: false } }, procMacro: { enable: false }, checkOnSave: false },
