@@ -58,6 +58,7 @@ const DEFAULT_CASES: Case[] = [
   { language: "javascript", astGrepLanguage: "javascript", pattern: "Object.keys($O)" },
   { language: "typescript", astGrepLanguage: "typescript", pattern: "export declare function $F($$$P): $R;" },
   { language: "typescript", astGrepLanguage: "typescript", pattern: "$A as $T" },
+  { language: "typescript", astGrepLanguage: "typescript", pattern: "$A ?? $B" },
   { language: "python", astGrepLanguage: "python", pattern: "isinstance($X, $T)" },
   { language: "python", astGrepLanguage: "python", pattern: "raise $E($$$A)" },
 ];
