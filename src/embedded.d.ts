@@ -27,3 +27,11 @@ declare module "*.preload.js" {
   const text: string;
   export default text;
 }
+declare module "*.css" {
+  const text: string;
+  export default text;
+}
+declare module "*.page.js" {
+  const text: string;
+  export default text;
+}

@@ -1,5 +1,5 @@
 // The console's Resources sections from real resources: a pyright language server started by a
-// write, the diagnostic ledger's finding, a worker running and then done. (Their rendering as
+// write, the diagnostic ledger's finding, a worker running and then done, a debugpy session. (Their rendering as
 // tables is driven in Chromium by console-browser.test.ts.)
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFile } from "node:fs/promises";
@@ -10,6 +10,7 @@ import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { requireBinary } from "../lsp/fixtures.ts";
 import { vibeConfig } from "../workers/helpers.ts";
+import { stoppedPythonLoop } from "../dap/harness.ts";
 
 // pyright starting on a loaded 2-core machine.
 setDefaultTimeout(120_000);
@@ -65,6 +66,15 @@ describe("the console's resources", () => {
     const [finding] = section(t, "Diagnostics on write").rows;
     expect(finding).toMatchObject({ name: "mod.py", state: "error" });
     expect(finding!.detail).toBe('[reportUndefinedVariable] "missing_name" is not defined');
+  });
+
+  test("the debug session: its program, stopped, the program's pid and the TTL left; none once terminated", async () => {
+    await using h = await stoppedPythonLoop();
+    const [session] = section(h.t, "Debug session").rows;
+    expect(session).toMatchObject({ name: "loop.py (debugpy)", state: "stopped" });
+    expect(session!.detail).toMatch(/^program pid \d+, \d+ MB; ends in \d+ min unless used \(TTL\)$/);
+    await h.ok({ operation: "terminate" });
+    expect(section(h.t, "Debug session")).toMatchObject({ rows: [], empty: expect.stringContaining("No debug session") });
   });
 
   test("a worker shows its progress line while it runs, and its result once done", async () => {

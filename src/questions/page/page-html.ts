@@ -1,9 +1,17 @@
 // The embedded operator page and the headers it is served with (a CSP pinned to its own inline code).
 import { createHash } from "node:crypto";
 import page from "./operator.html" with { type: "text" };
+import style from "./operator.css" with { type: "text" };
+import activityScript from "./operator-activity.page.js" with { type: "text" };
+import pageScript from "./operator-page.page.js" with { type: "text" };
 
-// Bun types `*.html` imports as an HTML bundle; with `type: "text"` it is the file's text.
-export const PAGE_HTML = page as unknown as string;
+/**
+ * The page as served: its markup with the style and the two scripts inlined, one block each, so
+ * the CSP below can pin them by hash and the page needs no other request.
+ */
+export const PAGE_HTML = (page as unknown as string)
+  .replace("<style></style>", () => `<style>\n${style}</style>`)
+  .replace("<script></script>", () => `<script>\n${pageScript}\n${activityScript}</script>`);
 
 /** sha256 of each inline block, so the CSP allows exactly this page's script and style and nothing injected. */
 function inlineHashes(tag: "script" | "style"): string {
