@@ -13,8 +13,8 @@ APT_PACKAGES=(
   clang shellcheck
   # debug adapters (debug): debugpy, delve, lldb, and a C compiler for the C fixture
   python3-debugpy delve lldb-16 gcc
-  # kernels (eval): /usr/bin/python3 with pandas, matplotlib, IPython (jinja2: a styled DataFrame); venv + pip for %pip tests
-  python3-pandas python3-matplotlib python3-ipython python3-jinja2 python3-venv python3-pip python3-wheel
+  # kernels (eval): /usr/bin/python3 with pandas, matplotlib, IPython (jinja2: a styled DataFrame; nbformat validates the notebook record); venv + pip for %pip tests
+  python3-pandas python3-matplotlib python3-ipython python3-jinja2 python3-nbformat python3-venv python3-pip python3-wheel
   # operator page (ask_user): a real browser
   chromium
   # release smoke test of the arm64 binary under emulation

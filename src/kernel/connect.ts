@@ -4,6 +4,7 @@ import type { KernelSettings } from "../config/resources/kernels.ts";
 import type { Connect } from "../host/connect-context.ts";
 import { bridgeClient, missingBridge } from "./bridge-client.ts";
 import { KernelFactory } from "./factory.ts";
+import { NotebookRecord } from "./notebook-record.ts";
 
 /** The kernels resource, and the bridge their cells' `tool()` calls go through (a resource of its own). */
 export interface KernelResources {
@@ -13,7 +14,9 @@ export interface KernelResources {
 
 export const connect: Connect<KernelResources, KernelFactory> = ({ kernels, bridge }, ctx) => {
   const callTool = bridge ? bridgeClient(bridge, ctx.conversation) : missingBridge();
-  const factory = new KernelFactory(kernels, ctx.workdir, ctx.runtime.selfCommand, callTool);
+  // What the cells ran is kept as notebooks a person can open, when the run has a place for state.
+  const record = ctx.stateDir === undefined ? undefined : new NotebookRecord(ctx.stateDir, (text) => process.stderr.write(`sidecar: ${text}\n`));
+  const factory = new KernelFactory(kernels, ctx.workdir, ctx.runtime.selfCommand, callTool, record);
   ctx.lifecycle.add("kernels", () => factory.close());
   return factory;
 };

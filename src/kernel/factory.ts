@@ -5,6 +5,7 @@ import type { ToolCaller } from "./bridge-client.ts";
 import { CellQueue, CellQueueRefusal } from "./cell-queue.ts";
 import { KernelProcess, KernelStartError, type CellOutcome } from "./kernel-process.ts";
 import { launchPlan, type KernelLanguage } from "./launch.ts";
+import type { NotebookRecord } from "./notebook-record.ts";
 
 export interface CellRequest {
   language: KernelLanguage;
@@ -63,6 +64,8 @@ export class KernelFactory {
     private readonly workdir: string,
     private readonly selfCommand: readonly string[],
     private readonly callTool: ToolCaller,
+    /** Where each cell is written down as a notebook, when the run has a stateDir. */
+    private readonly record?: NotebookRecord,
   ) {}
 
   get inactivityMs(): number {
@@ -89,9 +92,11 @@ export class KernelFactory {
       if (request.reset && slot.kernel) {
         await this.discard(slot);
         notes.push(`Reset: the previous ${language} kernel and everything it held were discarded; this cell ran in a fresh one.`);
+        this.record?.note(language, "reset: the cells below ran in a fresh kernel.");
       }
       if (slot.lost) {
         notes.push(slot.lost);
+        this.record?.note(language, slot.lost);
         slot.lost = undefined;
       }
       request.onPhase?.("starting");
@@ -106,6 +111,7 @@ export class KernelFactory {
         // The answer that says so is thrown away with the cancelled call: the next call must say it.
         slot.lost = `The previous ${language} kernel was killed when a cancelled call's cell would not stop, so its state (variables, imports, loaded data) was lost; this cell ran in a fresh kernel.`;
       }
+      this.record?.cell(language, request.code, outcome, outcome.ending.kind === "finished" ? outcome.ending.status : outcome.ending.kind);
       return { outcome, language, interpreter: kernel.interpreter, where: kernel.plan.where, notes };
     } finally {
       release();
