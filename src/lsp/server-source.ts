@@ -6,7 +6,18 @@ import type { ProjectChecker, ServerSpec } from "./catalog.ts";
 import { checkerFromInstall, findChecker, findServer, serverFromInstall, type LaunchContext, type Lookup, type ProgramLaunch, type ServerLaunch } from "./launch.ts";
 
 /** A missing server whose install failed: the message says what to do about the registry, not about the binary. */
-export class InstallFailed extends Error {}
+export class InstallFailed extends Error {
+  /** `cacheDir`: set when the install cache itself could not be written, not the registry reached. */
+  constructor(
+    message: string,
+    readonly cacheDir?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** File-system errors that mean the install cache cannot be written (the registry is not the cause). */
+const UNWRITABLE_CACHE = new Set(["EACCES", "EPERM", "EROFS", "ENOTDIR", "ENOSPC", "EDQUOT"]);
 
 /** How the root's project checker runs (installed first when it comes with an npm server); an Error's message says why it cannot. */
 export async function checkerLaunchFor(spec: ServerSpec, checker: ProjectChecker, root: string, ctx: LaunchContext): Promise<ProgramLaunch> {
@@ -51,7 +62,8 @@ export async function launchFor(spec: ServerSpec, root: string, ctx: LaunchConte
       try {
         dir = await ctx.provisioner.install(spec);
       } catch (error) {
-        throw new InstallFailed((error as Error).message);
+        const code = (error as NodeJS.ErrnoException).code;
+        throw new InstallFailed((error as Error).message, code && UNWRITABLE_CACHE.has(code) ? ctx.provisioner.cache.root : undefined);
       }
       return serverFromInstall(spec, dir, ctx);
     }
@@ -79,6 +91,9 @@ export function describeSource(spec: ServerSpec, root: string, ctx: LaunchContex
 
 /** The message for a failed install, with what to do. */
 export function installFailedText(spec: ServerSpec, rel: string, error: InstallFailed): string {
+  if (error.cacheDir) {
+    return `The ${spec.id} server for ${rel} could not be installed: its install cache ${shownPath(error.cacheDir)} cannot be written (${error.message}). Point resources.languageServers.cacheDir at a writable folder, or install it by hand (${spec.installHint}); lsp reload retries.`;
+  }
   return `The ${spec.id} server for ${rel} could not be installed: ${error.message}. Check that the npm registry is reachable, or install it by hand (${spec.installHint}); lsp reload retries.`;
 }
 

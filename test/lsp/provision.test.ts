@@ -116,6 +116,18 @@ describe("when it cannot install", () => {
     expect(readdirSync(join(empty.path, ".staging"))).toEqual([]);
   }, 120_000);
 
+  test("a cache folder that cannot be written: the call says so and where to point it, not to check the registry", async () => {
+    await using scratch = await tempDir("sidecar-cache-");
+    await scratch.write({ "a-file": "" });
+    const cacheDir = join(scratch.path, "a-file", "cache");
+    await using sidecar = await serve(project.path, cacheDir);
+    const client = await sidecar.connect();
+    const r = await callWithProgress(client, { action: "hover", file: "pkg/app.py", line: 3, symbol: "Rectangle" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toStartWith(`The python server for . could not be installed: its install cache ${cacheDir} cannot be written (ENOTDIR: not a directory`);
+    expect(r.text).toEndWith("Point resources.languageServers.cacheDir at a writable folder, or install it by hand (npm i -g pyright); lsp reload retries.");
+  }, 60_000);
+
   test('install "never": the call and status name the command that installs it', async () => {
     await using empty = await tempDir("sidecar-cache-");
     await using sidecar = await serve(project.path, empty.path, { install: "never" });
