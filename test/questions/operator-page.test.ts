@@ -116,6 +116,7 @@ describe("the operator page's access", () => {
       expect((await events({ Authorization: `Bearer ${token}` })).status).toBe(401);
       expect((await events({ [PAGE_SECRET_HEADER]: token })).status).toBe(401);
       expect((await postCard(t, token, "x", { action: "skip" })).status).toBe(401);
+      expect((await t.fetch("/operator/calls/1", { headers: { Authorization: `Bearer ${token}`, [PAGE_SECRET_HEADER]: token } })).status).toBe(401);
     }
     const refused = await events({});
     expect(refused.status).toBe(401);
@@ -125,6 +126,10 @@ describe("the operator page's access", () => {
     const stream = await t.fetch("/operator/events", { headers: { [PAGE_SECRET_HEADER]: secret }, signal: open.signal });
     expect(stream.status).toBe(200);
     open.abort();
+    // A call the page does not keep (here: none made yet) is a 404 with its code, never another call.
+    const missing = await t.fetch("/operator/calls/1", { headers: { [PAGE_SECRET_HEADER]: secret } });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: { code: "call_not_kept" } });
   });
 
   test("the page secret is never a bearer token: /mcp and /harness/* answer it 401", async () => {

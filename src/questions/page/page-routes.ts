@@ -98,11 +98,11 @@ export function operatorPageRoutes(board: OperatorBoard, access: PageAccess, sou
       public: true,
       handle(request) {
         if (!access.authorised(request)) return routeError(401, "page_secret_required", LOCKED);
-        const id = Number(new URL(request.url).pathname.split("/").pop());
-        const detail = Number.isInteger(id) ? sources.calls.detail(id) : undefined;
+        const named = new URL(request.url).pathname.split("/").pop() ?? "";
+        const detail = /^\d{1,9}$/.test(named) ? sources.calls.detail(Number(named)) : undefined;
         if (!detail) {
-          const where = sources.recordPath ? ` It is still in ${sources.recordPath}.` : "";
-          return routeError(404, "call_not_kept", `Call ${id} is not among the newest ${sources.calls.size} calls this page keeps.${where}`);
+          const where = sources.recordPath ? ` The run's calls are all in ${sources.recordPath}.` : "";
+          return routeError(404, "call_not_kept", `This page keeps no call ${JSON.stringify(named)}: it keeps the newest ${RECENT_CALLS} calls, numbered 1, 2, 3… in this run.${where}`);
         }
         return jsonReply(200, detail);
       },
