@@ -130,6 +130,7 @@ async function runCompileCommands(root: string, ctx: LaunchContext, lines: Sourc
   let timedOut = false;
   let outside = 0;
   for (const entry of entries.slice(0, COMPILE_COMMANDS_MAX_FILES)) {
+    if (signal?.aborted) break;
     const argv = entry.arguments ?? entry.command?.split(/\s+/).filter(Boolean) ?? [];
     const [compiler, ...rest] = argv;
     if (!compiler) continue;
@@ -162,12 +163,14 @@ function capture(command: string, args: readonly string[], cwd: string, env: Nod
     };
     child.stdout!.on("data", keep(out));
     child.stderr!.on("data", keep(err));
-    const stop = () => {
+    const stop = () => void stopGroup(child);
+    const timer = setTimeout(() => {
       timedOut = true;
-      void stopGroup(child);
-    };
-    const timer = setTimeout(stop, CHECKER_TIMEOUT_MS);
+      stop();
+    }, CHECKER_TIMEOUT_MS);
+    // A cancelled call stops its checker: left running, it held a core for minutes.
     signal?.addEventListener("abort", stop, { once: true });
+    if (signal?.aborted) stop();
     child.once("error", (error) => {
       clearTimeout(timer);
       reject(new Error(`could not run ${command}: ${error.message}`));

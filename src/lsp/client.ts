@@ -42,6 +42,14 @@ export class ServerGone extends ToolFailure {
   }
 }
 
+/** What the server holds for an open file, and the disk stamp of the text it was last given from disk. */
+export interface OpenDocument {
+  version: number;
+  text: string;
+  /** "" once the server was given a text that is not the disk's (a rename checked in memory). */
+  stamp: string;
+}
+
 export interface PublishedDiagnostics {
   version: number | undefined;
   diagnostics: Diagnostic[];
@@ -49,7 +57,7 @@ export interface PublishedDiagnostics {
   sequence: number;
 }
 
-const CLIENT_CAPABILITIES: ClientCapabilities = {
+export const CLIENT_CAPABILITIES: ClientCapabilities = {
   general: { positionEncodings: ["utf-16"] },
   window: { workDoneProgress: true },
   workspace: {
@@ -100,7 +108,7 @@ export class LanguageServerClient {
   readonly published = new Map<string, PublishedDiagnostics>();
   readonly events = new EventEmitter();
   /** Open documents: uri → the version and text the server has. */
-  readonly documents = new Map<string, { version: number; text: string }>();
+  readonly documents = new Map<string, OpenDocument>();
   /** Requests in flight, and when the last one started or ended: idle shutdown must not cut one off. */
   inFlight = 0;
   lastActivity = Date.now();

@@ -4,7 +4,7 @@ import type { Connect } from "../host/connect-context.ts";
 import { LanguageServices } from "./service.ts";
 
 export const connect: Connect<LanguageServerSettings, LanguageServices> = (settings, ctx) => {
-  const services = new LanguageServices(ctx.workdir, settings, { trust: ctx.trust });
+  const services = new LanguageServices(ctx.workdir, settings, { trust: ctx.trust, ignored: ctx.stateDir ? [ctx.stateDir] : [] });
   ctx.lifecycle.add("language servers", () => services.close());
   return services;
 };

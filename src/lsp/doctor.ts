@@ -10,7 +10,7 @@ export const languageServerChecks: DoctorGroup = async (ctx) => [...(await serve
 const serverRows: DoctorGroup = async ({ workdir, resources, trust }) => {
   const supervisor = new LanguageServerSupervisor(workdir, resources?.languageServers, { trust });
   try {
-    const rows = await supervisor.status();
+    const rows = await supervisor.probe();
     return rows.map((row) => {
       const name = row.root && row.root !== "." ? `${row.server} (${row.root})` : row.server;
       // No root marker (or none of its files) anywhere: this checkout has no such project, so nothing is missing.

@@ -1,9 +1,10 @@
 // Keeping the server's copy of a file in step with the disk: didOpen, then didChange/didSave with rising versions.
+import { statSync, type Stats } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { ToolFailure } from "../answer/failure.ts";
 import { readFileInsideAsync } from "../workspace/paths.ts";
 import { languageIdFor } from "./catalog.ts";
-import type { LanguageServerClient } from "./client.ts";
+import type { LanguageServerClient, OpenDocument } from "./client.ts";
 import { pathOfUri } from "./present.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 
@@ -19,10 +20,16 @@ export function uriOf(path: string): string {
   return pathToFileURL(path).href;
 }
 
+/** What the disk said about a file when it was last read: unchanged means not read again. */
+function stampOf(info: Stats): string {
+  return `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+}
+
 /**
  * Sends the file's current disk content to the server; `save` also sends didSave (what a write does).
- * `path` was checked to lie inside `workdir` before a server was found for it, which can take
- * seconds: the read refuses it if it has been swapped for a symlink out since.
+ * A file whose size, times and inode are those of the last read is not read again. `path` was
+ * checked to lie inside `workdir` before a server was found for it, which can take seconds: the
+ * read refuses it if it has been swapped for a symlink out since.
  */
 export async function syncDocument(
   client: LanguageServerClient,
@@ -30,59 +37,77 @@ export async function syncDocument(
   path: string,
   options: { save?: boolean } = {},
 ): Promise<SyncedDocument> {
-  let text: string;
-  try {
-    text = (await readFileInsideAsync(workdir, path)).toString("utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code ? `${code}. Check the file exists and is readable` : (error as Error).message;
-    throw new ToolFailure(`Cannot read ${shownPath(path)}: ${why}.`);
-  }
   const uri = uriOf(path);
-  const open = client.documents.get(uri);
-  let changed = true;
-  if (!open) {
-    client.documents.set(uri, { version: 1, text });
-    client.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageIdFor(client.spec, path), version: 1, text } });
-  } else if (open.text !== text) {
-    sendChange(client, uri, open, text);
-  } else {
-    changed = false;
+  let stamp: string;
+  try {
+    stamp = stampOf(statSync(path));
+  } catch (error) {
+    throw unreadable(path, error);
   }
-  if (options.save && changed) client.notify("textDocument/didSave", { textDocument: { uri }, text });
-  const current = client.documents.get(uri)!;
-  return { uri, version: current.version, text, changed };
+  let open = client.documents.get(uri);
+  let changed = false;
+  if (open?.stamp !== stamp) {
+    let text: string;
+    try {
+      text = (await readFileInsideAsync(workdir, path)).toString("utf8");
+    } catch (error) {
+      throw unreadable(path, error);
+    }
+    open = client.documents.get(uri); // another sync may have got there while this one read
+    if (!open) {
+      open = { version: 1, text, stamp };
+      client.documents.set(uri, open);
+      client.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageIdFor(client.spec, path), version: 1, text } });
+      changed = true;
+    } else if (open.text !== text) {
+      sendChange(client, uri, open, text);
+      changed = true;
+    }
+    open.stamp = stamp;
+  }
+  if (options.save && changed) client.notify("textDocument/didSave", { textDocument: { uri }, text: open.text });
+  return { uri, version: open.version, text: open.text, changed };
+}
+
+function unreadable(path: string, error: unknown): ToolFailure {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why = code ? `${code}. Check the file exists and is readable` : (error as Error).message;
+  return new ToolFailure(`Cannot read ${shownPath(path)}: ${why}.`);
 }
 
 /**
  * Brings every document the server holds open up to date with the disk: a formatter, a shell
  * command or the harness's own edit tool may have changed one since. Without this a rename's edits
  * are computed on the server's old copy of a file and applied to the new one, corrupting it, and
- * queries answer about lines that have moved. Reading the open files costs well under a
- * millisecond each; a file now gone is closed.
+ * queries answer about lines that have moved. Only files whose size, times or inode changed are
+ * read (re-reading all of them before every request cost tens of milliseconds per query with
+ * forty files open); a file now gone is closed.
  */
-export async function refreshOpenDocuments(client: LanguageServerClient, workdir: string, except?: string): Promise<void> {
+export async function syncOpenDocuments(client: LanguageServerClient, workdir: string): Promise<void> {
+  const stale: string[] = [];
+  for (const [uri, open] of client.documents) {
+    let stamp: string | undefined;
+    try {
+      stamp = stampOf(statSync(pathOfUri(uri)));
+    } catch {
+      stamp = undefined;
+    }
+    if (stamp !== open.stamp) stale.push(uri);
+  }
   await Promise.all(
-    [...client.documents.keys()].map(async (uri) => {
-      if (uri === except) return;
+    stale.map(async (uri) => {
       const path = pathOfUri(uri);
-      const open = client.documents.get(uri);
-      let text: string;
       try {
-        text = (await readFileInsideAsync(workdir, path)).toString("utf8");
+        await syncDocument(client, workdir, path);
       } catch {
-        if (client.documents.get(uri) === open) closeDocument(client, path);
-        return;
+        closeDocument(client, path);
       }
-      const now = client.documents.get(uri);
-      if (!now || now !== open || now.text === text) return; // another sync got there first
-      sendChange(client, uri, now, text);
     }),
   );
 }
 
 /** The server's open copy replaced by `text`, with the next version. */
-function sendChange(client: LanguageServerClient, uri: string, open: { version: number; text: string }, text: string): void {
+export function sendChange(client: LanguageServerClient, uri: string, open: OpenDocument, text: string): void {
   open.version += 1;
   open.text = text;
   // A change without a range replaces the whole text; every sync kind accepts it.

@@ -1,5 +1,6 @@
 // Language-server supervisor: one server per (server, root), started lazily once, restarted with backoff, stopped when idle.
 import { extname } from "node:path";
+import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import type { LanguageServerSettings } from "../config/resources/language-servers.ts";
 import { ToolFailure } from "../answer/failure.ts";
 import { relativeToWorkdir } from "../workspace/paths.ts";
@@ -12,6 +13,7 @@ import { scanRoots } from "../workspace/project-roots.ts";
 import { commandFor, rootOf, sampleFileFor } from "./roots.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 import { describeSource, InstallFailed, installFailedText, launchFor, skippedText } from "./server-source.ts";
+import { SourceLines, type LinkMap } from "./present.ts";
 
 /** A server that serves the file exists but is down (failed to start, or backing off after crashes): nothing is known, not "unsupported". */
 export class ServerDown extends ToolFailure {}
@@ -24,7 +26,7 @@ export const IDLE_SHUTDOWN_MS = 10 * 60_000;
 export const RESTART_BACKOFF_BASE_MS = 2_000;
 export const RESTART_BACKOFF_MAX_MS = 5 * 60_000;
 
-/** `status` starts at most this many not-yet-started roots per server; a monorepo's other roots start on use. */
+/** A probe (`sidecar doctor`, a first workspace search) starts at most this many roots per server; the others start on use. */
 export const STATUS_PROBE_ROOTS = 4;
 
 export type ServerState = "running" | "idle" | "installing" | "unavailable";
@@ -39,6 +41,22 @@ export interface ServerStatus {
   command: string;
   /** Where the binary comes from: a path, or the install in the sidecar's cache. */
   source?: string;
+  /** For a running server: the actions it does not offer (call hierarchy, implementation, …). */
+  lacks?: string[];
+}
+
+/** The optional actions a server's capabilities leave out, named as the tool names them. */
+const OPTIONAL_ACTIONS = [
+  ["calls", "callHierarchyProvider"],
+  ["implementation", "implementationProvider"],
+  ["type_definition", "typeDefinitionProvider"],
+  ["code_actions", "codeActionProvider"],
+  ["rename", "renameProvider"],
+] as const;
+
+function lacking(capabilities: ServerCapabilities): { lacks?: string[] } {
+  const lacks = OPTIONAL_ACTIONS.filter(([, provider]) => !capabilities[provider]).map(([action]) => action);
+  return lacks.length ? { lacks } : {};
 }
 
 /** A server this run started or tried, as the operator page shows it. */
@@ -84,6 +102,8 @@ export class LanguageServerSupervisor {
   private readonly initializeTimeoutMs: number;
   private readonly idleShutdownMs: number;
   private closed = false;
+  /** Which outside files the workspace reaches through symlinks (the workdir watcher's walk). */
+  links: LinkMap | undefined;
 
   constructor(
     readonly workdir: string,
@@ -124,6 +144,11 @@ export class LanguageServerSupervisor {
   rootsFor(file: string): string[] {
     const roots = serversForFile(this.catalog, file).flatMap((spec) => rootOf(this.workdir, file, spec) ?? []);
     return [...new Set(roots)];
+  }
+
+  /** A reader of source lines for one answer, which tells library files from linked ones. */
+  lines(): SourceLines {
+    return new SourceLines(this.workdir, this.links);
   }
 
   /** The running servers, for actions that span the run (workspace symbols). */
@@ -171,54 +196,50 @@ export class LanguageServerSupervisor {
     return entry.starting;
   }
 
-  /** Per (server, root): running, idle, installing, or why not — probing roots found by a bounded scan. Installs nothing. */
-  async status(): Promise<ServerStatus[]> {
+  /**
+   * Per (server, root): running, idle, installing, or why not. It reports and never starts or installs
+   * anything: status once started up to four servers per call, and pyright processes of roots never
+   * queried stayed.
+   */
+  status(): ServerStatus[] {
     const rows: ServerStatus[] = [];
+    const ctx = this.launchContext();
+    for (const spec of this.catalog) {
+      const roots = this.statusRoots(spec);
+      if (roots.length === 0) {
+        const none = spec.workdirRoot || spec.statusNeedsFiles ? `no ${[...spec.extensions, ...(spec.fileNames ?? [])].join(" ")} files in the workspace` : `no root marker (${spec.rootMarkers.join(", ")}) in the workspace`;
+        rows.push({ server: spec.id, root: null, state: "unavailable", reason: none, command: commandFor(spec) });
+        continue;
+      }
+      for (const root of roots) {
+        const base = { server: spec.id, root: relativeToWorkdir(this.workdir, root), command: commandFor(spec) };
+        const entry = this.entries.get(`${spec.id}\0${root}`);
+        const source = describeSource(spec, root, ctx);
+        const skipped = source.lookup.kind === "found" ? skippedText(source.lookup.skipped) : "";
+        const found = source.source ? { ...base, source: source.source } : base;
+        if (entry?.client?.alive && !entry.client.isStopping) rows.push({ ...found, state: "running", reason: skipped.slice(2), ...lacking(entry.client.capabilities) });
+        else if (entry?.starting) rows.push({ ...found, state: source.state === "installing" ? "installing" : "idle", reason: source.state === "installing" ? source.reason : "starting" });
+        else if (entry && entry.retryAt !== undefined && entry.retryAt > Date.now()) rows.push({ ...found, state: "unavailable", reason: this.reasonOf(entry) });
+        else if (source.state === "installable" && entry?.lastError) rows.push({ ...found, state: "unavailable", reason: this.reasonOf(entry) });
+        else if (source.state !== "found") rows.push({ ...found, state: source.state === "installable" ? "idle" : source.state, reason: source.reason });
+        else if (entry?.idled) rows.push({ ...found, state: "idle", reason: `stopped after ${this.idleShutdownMs / 1000} s unused; starts on next use${skipped}` });
+        else if (entry?.lastError) rows.push({ ...found, state: "idle", reason: `${this.reasonOf(entry)}; starts again on next use` });
+        else rows.push({ ...found, state: "idle", reason: `found (${source.source}); not started (starts on first use)${skipped}` });
+      }
+    }
+    return rows.sort((a, b) => a.server.localeCompare(b.server) || (a.root ?? "").localeCompare(b.root ?? ""));
+  }
+
+  /** What `sidecar doctor` checks: usable means it ran, so up to four found roots per server are started (none installed), then reported. */
+  async probe(): Promise<ServerStatus[]> {
     const ctx = this.launchContext();
     await Promise.all(
       this.catalog.map(async (spec) => {
-        const roots = this.statusRoots(spec);
-        if (roots.length === 0) {
-          const none = spec.workdirRoot || spec.statusNeedsFiles ? `no ${[...spec.extensions, ...(spec.fileNames ?? [])].join(" ")} files in the workspace` : `no root marker (${spec.rootMarkers.join(", ")}) in the workspace`;
-          rows.push({ server: spec.id, root: null, state: "unavailable", reason: none, command: commandFor(spec) });
-          return;
-        }
-        let probes = 0;
-        for (const root of roots) {
-          const base = { server: spec.id, root: relativeToWorkdir(this.workdir, root), command: commandFor(spec) };
-          const source = describeSource(spec, root, ctx);
-          const failed = this.entries.get(`${spec.id}\0${root}`);
-          if (source.state === "installable" && failed?.lastError) {
-            rows.push({ ...base, state: "unavailable", reason: this.reasonOf(failed) });
-            continue;
-          }
-          if (source.state !== "found") {
-            rows.push({ ...base, state: source.state === "installable" ? "idle" : source.state, reason: source.reason });
-            continue;
-          }
-          const found = { ...base, source: source.source! };
-          const skipped = source.lookup.kind === "found" ? skippedText(source.lookup.skipped).slice(2) : "";
-          const known = this.entries.get(`${spec.id}\0${root}`);
-          if (known?.idled && !known.client) {
-            rows.push({ ...found, state: "idle", reason: `stopped after ${this.idleShutdownMs / 1000} s unused; starts on next use${skippedText(source.lookup.kind === "found" ? source.lookup.skipped : [])}` });
-            continue;
-          }
-          if (!known && ++probes > STATUS_PROBE_ROOTS) {
-            rows.push({ ...found, state: "idle", reason: `found (${source.source}); not started yet (starts on first use)` });
-            continue;
-          }
-          // Usable means it ran: status starts the server (shared with later calls) rather than guessing.
-          try {
-            await this.ensure(spec, root);
-            rows.push({ ...found, state: "running", reason: skipped });
-          } catch {
-            const entry = this.entry(spec, root);
-            rows.push({ ...found, state: entry.client?.alive ? "running" : entry.retryAt ? "unavailable" : "idle", reason: this.reasonOf(entry) });
-          }
-        }
+        const roots = this.statusRoots(spec).filter((root) => describeSource(spec, root, ctx).state === "found").slice(0, STATUS_PROBE_ROOTS);
+        await Promise.all(roots.map((root) => this.ensure(spec, root).catch(() => undefined)));
       }),
     );
-    return rows.sort((a, b) => a.server.localeCompare(b.server) || (a.root ?? "").localeCompare(b.root ?? ""));
+    return this.status();
   }
 
   /** What a server's binary, install and trust are judged by. */
@@ -226,7 +247,6 @@ export class LanguageServerSupervisor {
     return { workdir: this.workdir, trust: this.trust, provisioner: this.provisioner };
   }
 
-  /** Stops the servers of `root` (all roots when undefined), forgets their failures, starts the ones that ran. */
   /** Restarts the running servers (of one root); one not running is only cleared to start on next use. Says which was which. */
   async reload(root?: string): Promise<string[]> {
     const chosen = [...this.entries.values()].filter((e) => root === undefined || e.root === root);

@@ -14,7 +14,7 @@ function expectHidden(answer: { text: string; isError: boolean; data: Record<str
   expect(answer.isError).toBe(false);
   expect(answer.text).not.toContain(SECRET);
   expect(JSON.stringify(answer.data)).not.toContain(SECRET);
-  expect(answer.data.results).toContainEqual({ path: file, line: 1, preview: LINKED_OUT_PREVIEW });
+  expect(answer.data.results).toContainEqual(expect.objectContaining({ path: file, line: 1, preview: LINKED_OUT_PREVIEW }));
 }
 
 const SECRET = "OUTSIDE_SECRET_TEXT";
@@ -31,7 +31,7 @@ describe("a location outside the workdir reached through a workspace symlink", (
     expectHidden(await call(client, "lsp", { action: "definition", file: "main.py", line: 3, symbol: "leak" }), "link_dir/mod.py");
     const references = await call(client, "lsp", { action: "references", file: "main.py", line: 3, symbol: "leak" });
     expectHidden(references, "link_dir/mod.py");
-    expect(references.data.results).toContainEqual({ path: "main.py", line: 3, preview: "leak()" });
+    expect(references.data.results).toContainEqual(expect.objectContaining({ path: "main.py", line: 3, preview: "leak()" }));
     // A standard-library location outside the workdir, found by the server itself, keeps its text.
     const library = await call(client, "lsp", { action: "definition", file: "main.py", line: 5, symbol: "getcwd" });
     expect(library.isError).toBe(false);
@@ -50,6 +50,6 @@ describe("a location outside the workdir reached through a workspace symlink", (
     expectHidden(await call(client, "lsp", { action: "definition", file: "main.ts", line: 3, symbol: "leak" }), "link_dir/mod.ts");
     const references = await call(client, "lsp", { action: "references", file: "main.ts", line: 3, symbol: "leak" });
     expectHidden(references, "link_dir/mod.ts");
-    expect(references.data.results).toContainEqual({ path: "main.ts", line: 3, preview: "leak();" });
+    expect(references.data.results).toContainEqual(expect.objectContaining({ path: "main.ts", line: 3, preview: "leak();" }));
   }, 180_000);
 });

@@ -82,8 +82,11 @@ export interface CallResult {
   isError: boolean;
 }
 
+const CALL_TIMEOUT_MS = 180_000;
+
 export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallResult> {
-  const result = await client.callTool({ name, arguments: args });
+  // A first query waits for the server to start and load its project: minutes on a loaded CI box.
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS });
   const text = (result.content as { type: string; text?: string }[]).map((c) => c.text ?? "").join("\n");
   return { text, data: (result.structuredContent ?? {}) as Record<string, unknown>, isError: result.isError === true };
 }

@@ -45,7 +45,7 @@ afterAll(async () => {
 describe("bash (bash-language-server, shellcheck)", () => {
   test("definition of a function from the script that sources its file (the first query waits for the workspace analysis)", async () => {
     const a = await r.lsp({ action: "definition", file: "scripts/main.sh", line: 3, symbol: "greet" });
-    expect(a.text).toBe("scripts/lib.sh:3: greet() {");
+    expect(a.text).toMatch(/^scripts\/lib\.sh:3:(\d+:)? +greet\(\) \{$/);
   });
 
   test("references across the sourcing script", async () => {
@@ -61,8 +61,8 @@ describe("bash (bash-language-server, shellcheck)", () => {
 
   test("symbols of a file", async () => {
     const a = await r.lsp({ action: "symbols", file: "scripts/lib.sh" });
-    expect(a.text).toContain("scripts/lib.sh:3: function greet");
-    expect(a.text).toContain("scripts/lib.sh:8: variable COUNT");
+    expect(a.text).toMatch(/^scripts\/lib\.sh:3:(\d+:)? +function greet$/m);
+    expect(a.text).toMatch(/^scripts\/lib\.sh:8:(\d+:)? +variable COUNT$/m);
   });
 
   test("diagnostics are shellcheck's", async () => {
@@ -80,7 +80,7 @@ describe("bash (bash-language-server, shellcheck)", () => {
 describe("yaml (yaml-language-server, a schema named by the file)", () => {
   test("definition of an alias is its anchor's node", async () => {
     const a = await r.lsp({ action: "definition", file: "config/app.yaml", line: 6, symbol: "defaults" });
-    expect(a.text).toBe("config/app.yaml:3: retries: 3");
+    expect(a.text).toMatch(/^config\/app\.yaml:3:(\d+:)? +retries: 3$/);
   });
 
   test("references: the server has none, and says what it offers", async () => {
@@ -96,8 +96,8 @@ describe("yaml (yaml-language-server, a schema named by the file)", () => {
 
   test("symbols of a file", async () => {
     const a = await r.lsp({ action: "symbols", file: "config/app.yaml" });
-    expect(a.text).toContain("config/app.yaml:4: module service");
-    expect(a.text).toContain("config/app.yaml:5: string name (in service)");
+    expect(a.text).toMatch(/^config\/app\.yaml:4:(\d+:)? +module service$/m);
+    expect(a.text).toMatch(/^config\/app\.yaml:5:(\d+:)? +string name( \(in service\))?$/m);
   });
 
   test("diagnostics: a schema violation", async () => {
@@ -117,9 +117,9 @@ describe("yaml (yaml-language-server, a schema named by the file)", () => {
 describe("dockerfile (dockerfile-language-server-nodejs)", () => {
   test("definition of a build stage and of an ARG", async () => {
     const stage = await r.lsp({ action: "definition", file: "Dockerfile", line: 7, symbol: "build" });
-    expect(stage.text).toBe("Dockerfile:1: FROM node:20 AS build");
+    expect(stage.text).toMatch(/^Dockerfile:1:(\d+:)? +FROM node:20 AS build$/);
     const arg = await r.lsp({ action: "definition", file: "Dockerfile", line: 4, symbol: "$VERSION" });
-    expect(arg.text).toBe("Dockerfile:2: ARG VERSION=1");
+    expect(arg.text).toMatch(/^Dockerfile:2:(\d+:)? +ARG VERSION=1$/);
   });
 
   test("references: the server has none, and says what it offers", async () => {
@@ -134,8 +134,8 @@ describe("dockerfile (dockerfile-language-server-nodejs)", () => {
 
   test("symbols list the instructions", async () => {
     const a = await r.lsp({ action: "symbols", file: "Dockerfile" });
-    expect(a.text).toContain("Dockerfile:1: function FROM");
-    expect(a.text).toContain("Dockerfile:7: function COPY");
+    expect(a.text).toMatch(/^Dockerfile:1:(\d+:)? +function FROM$/m);
+    expect(a.text).toMatch(/^Dockerfile:7:(\d+:)? +function COPY$/m);
   });
 
   test("diagnostics in a *.dockerfile", async () => {
@@ -206,6 +206,6 @@ describe("bash without shellcheck on PATH", () => {
 
   test("its other actions work", async () => {
     const a = await bare.lsp({ action: "symbols", file: "lib.sh" });
-    expect(a.text).toContain("lib.sh:3: function greet");
+    expect(a.text).toMatch(/^lib\.sh:3:(\d+:)? +function greet$/m);
   });
 });

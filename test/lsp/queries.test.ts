@@ -37,17 +37,17 @@ describe("TypeScript", () => {
   test("definition goes to the declaration in the other file", async () => {
     const r = await lsp({ action: "definition", file: "src/main.ts", line: 5, symbol: "totalArea" });
     expect(r.isError).toBe(false);
-    expect(r.data.results).toEqual([{ path: "src/shapes.ts", line: 14, preview: "export function totalArea(shapes: Shape[]): number {" }]);
+    expect(r.data.results).toEqual([{ path: "src/shapes.ts", line: 14, column: 17, preview: "export function totalArea(shapes: Shape[]): number {" }]);
   });
 
   test("type_definition goes to the class of a variable", async () => {
     const r = await lsp({ action: "type_definition", file: "src/main.ts", line: 3, symbol: "circle" });
-    expect(r.data.results).toEqual([{ path: "src/shapes.ts", line: 7, preview: "export class Circle implements Shape {" }]);
+    expect(r.data.results).toEqual([{ path: "src/shapes.ts", line: 7, column: 14, preview: "export class Circle implements Shape {" }]);
   });
 
   test("implementation lists the classes implementing an interface", async () => {
     const r = await lsp({ action: "implementation", file: "src/shapes.ts", line: 2, symbol: "Shape" });
-    expect(r.text).toContain("src/shapes.ts:7: export class Circle implements Shape {");
+    expect(r.text).toContain("src/shapes.ts:7:14: export class Circle implements Shape {");
   });
 
   test("references include every use across files", async () => {
@@ -84,7 +84,7 @@ describe("TypeScript", () => {
   test("symbols by file is the outline; by query searches the workspace", async () => {
     const outline = await lsp({ action: "symbols", file: "src/shapes.ts" });
     expect(outline.text).toContain("src/shapes.ts:7: class Circle");
-    expect(outline.text).toContain("src/shapes.ts:9: method area (in Circle)");
+    expect(outline.text).toContain("src/shapes.ts:9:   method area");
     const search = await lsp({ action: "symbols", query: "totalAr", file: "src/main.ts" });
     expect(search.text).toContain("src/shapes.ts:14: function totalArea");
   });
@@ -110,7 +110,7 @@ describe("TypeScript", () => {
 describe("Python", () => {
   test("definition, references and hover", async () => {
     const definition = await lsp({ action: "definition", file: "pkg/app.py", line: 4, symbol: "double_area" });
-    expect(definition.data.results).toEqual([{ path: "pkg/geometry.py", line: 12, preview: "def double_area(shape: Rectangle) -> float:" }]);
+    expect(definition.data.results).toEqual([{ path: "pkg/geometry.py", line: 12, column: 5, preview: "def double_area(shape: Rectangle) -> float:" }]);
     const references = await lsp({ action: "references", file: "pkg/geometry.py", line: 1, symbol: "Rectangle" });
     const places = (references.data.results as { path: string; line: number }[]).map((p) => `${p.path}:${p.line}`).sort();
     expect(places).toEqual(["pkg/app.py:1", "pkg/app.py:3", "pkg/geometry.py:1", "pkg/geometry.py:12"]);
@@ -120,7 +120,7 @@ describe("Python", () => {
 
   test("type_definition and implementation", async () => {
     const type = await lsp({ action: "type_definition", file: "pkg/app.py", line: 3, symbol: "box" });
-    expect(type.text).toContain("pkg/geometry.py:1: class Rectangle:");
+    expect(type.text).toContain("pkg/geometry.py:1:7: class Rectangle:");
     // pyright has no implementation provider; the answer says so instead of an empty list.
     const implementation = await lsp({ action: "implementation", file: "pkg/app.py", line: 4, symbol: "area" });
     expect(implementation.text).toBe("The python server does not offer implementation. It offers definition, references, hover, symbols, type_definition.");
@@ -128,7 +128,7 @@ describe("Python", () => {
 
   test("symbols by file and by query", async () => {
     const outline = await lsp({ action: "symbols", file: "pkg/geometry.py" });
-    expect(outline.text).toContain("pkg/geometry.py:8: method area (in Rectangle)");
+    expect(outline.text).toContain("pkg/geometry.py:8:   method area");
     const search = await lsp({ action: "symbols", query: "double_ar", file: "pkg/app.py" });
     expect(search.text).toContain("pkg/geometry.py:12: function double_area");
   });

@@ -67,7 +67,13 @@ describe("status says why a server is not usable", () => {
     await chmod(join(tools.path, "rust-analyzer"), 0o755);
     const servers = { typescript: { command: "no-such-language-server" }, rust: { command: join(tools.path, "rust-analyzer") } };
     await using t = await startTestRun(dir.path, { resources: { languageServers: { servers } } });
+    await dir.write({ "crate/src/lib.rs": "pub fn f() {}\n" });
     const client = await t.client();
+    // Status starts nothing: before any call the broken server is only found, not yet known broken.
+    const before = statusRows(await call(client, "lsp", { action: "status" })).find((r) => r.server === "rust")!;
+    expect(before).toMatchObject({ root: "crate", state: "idle", reason: expect.stringContaining("not started (starts on first use)") });
+    const hover = await call(client, "lsp", { action: "hover", file: "crate/src/lib.rs", line: 1, symbol: "f" });
+    expect(hover.text).toContain("The rust server for crate failed to start: exit code 1: error: Unknown binary 'rust-analyzer'");
     const rows = statusRows(await call(client, "lsp", { action: "status" }));
     expect(rows).toContainEqual(expect.objectContaining({ server: "python", root: null, state: "unavailable", reason: expect.stringContaining("no root marker (pyproject.toml") }));
     expect(rows).toContainEqual(expect.objectContaining({ server: "typescript", root: "web", state: "unavailable", reason: expect.stringContaining("binary not found: no-such-language-server") }));
@@ -76,10 +82,9 @@ describe("status says why a server is not usable", () => {
     expect(rust.reason).toContain("exited during start-up with exit code 1: error: Unknown binary 'rust-analyzer' in official toolchain");
     expect(rust.reason).toMatch(/retrying at \d\d:\d\d:\d\d UTC/);
 
-    // A call on a file of that root gives the same reason, remembered rather than rediscovered.
-    await dir.write({ "crate/src/lib.rs": "pub fn f() {}\n" });
-    const hover = await call(client, "lsp", { action: "hover", file: "crate/src/lib.rs", line: 1, symbol: "f" });
-    expect(hover.text).toContain("The rust server for crate is unavailable: exited during start-up with exit code 1");
+    // The next call on a file of that root gives the same reason, remembered rather than rediscovered.
+    const again = await call(client, "lsp", { action: "hover", file: "crate/src/lib.rs", line: 1, symbol: "f" });
+    expect(again.text).toContain("The rust server for crate is unavailable: exited during start-up with exit code 1");
   });
 });
 

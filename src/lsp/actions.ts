@@ -1,0 +1,205 @@
+// The `lsp` tool's actions: a validated call becomes one domain query, answered as text and data.
+import { capText } from "../tool/budget.ts";
+import { ToolFailure } from "../answer/failure.ts";
+import { resolveInWorkdir } from "../workspace/paths.ts";
+import { shownPath } from "../workspace/shown-path.ts";
+import { collectDiagnostics } from "./diagnostics.ts";
+import { diagnosticsUnavailable } from "./launch.ts";
+import { syncDocument, syncOpenDocuments } from "./documents.ts";
+import { diagnosticLine, diagnosticRow, isErrorOrWarning, placeLine, type DiagnosticRow } from "./present.ts";
+import { checkProjects } from "./project-check.ts";
+import { codeActions, hover, locate, navigate, refuseWhileIndexing } from "./queries.ts";
+import type { LanguageServices } from "./service.ts";
+import { documentOutline, workspaceSymbols, type SymbolRow } from "./symbols.ts";
+
+export const ACTIONS = ["diagnostics", "definition", "type_definition", "implementation", "references", "hover", "symbols", "code_actions", "status", "reload"] as const;
+export type LspAction = (typeof ACTIONS)[number];
+
+/** Rows per page of references; `offset` pages on. */
+export const REFERENCES_CAP = 50;
+export const WORKSPACE_SYMBOLS_CAP = 100;
+export const DOCUMENT_SYMBOLS_CAP = 200;
+export const DIAGNOSTICS_CAP = 200;
+const LOCATIONS_CAP = 50;
+const HOVER_MAX_BYTES = 8_000;
+
+export interface LspCall {
+  action: LspAction;
+  file?: string;
+  line?: number;
+  symbol?: string;
+  query?: string;
+  /** Rows to skip, for the next page of a capped list. */
+  offset?: number;
+}
+
+export interface LspAnswer {
+  text: string;
+  data: {
+    action: string;
+    results?: Record<string, unknown>[];
+    hover?: string;
+    status?: string;
+    shown?: number;
+    total?: number;
+    offset?: number;
+    note?: string;
+  };
+}
+
+export async function answerLspCall(services: LanguageServices, call: LspCall, signal: AbortSignal): Promise<LspAnswer> {
+  const { supervisor } = services;
+  const { action } = call;
+  const need = (what: "file") => {
+    if (call[what] === undefined) throw new ToolFailure(`${action} needs ${what}, e.g. {"action": "${action}", "file": "src/a.ts"}.`);
+    return call[what]!;
+  };
+  switch (action) {
+    case "definition":
+    case "type_definition":
+    case "implementation":
+    case "references": {
+      const target = await locate(supervisor, need("file"), call.line, call.symbol, action);
+      const rows = await navigate(target, action, signal);
+      const page = paged(rows, call.offset, action === "references" ? REFERENCES_CAP : LOCATIONS_CAP);
+      const head = rows.length ? "" : `No ${action.replace("_", " ")} found for ${call.symbol} on line ${call.line}.`;
+      return listed(action, page, page.items.map(placeLine), head);
+    }
+    case "hover": {
+      const target = await locate(supervisor, need("file"), call.line, call.symbol, action);
+      const text = capText(await hover(target, signal), HOVER_MAX_BYTES).text;
+      return { text: text || `The server has no hover text for ${call.symbol} on line ${call.line}.`, data: { action, hover: text } };
+    }
+    case "code_actions": {
+      const target = await locate(supervisor, need("file"), call.line, call.symbol, action);
+      const rows = await codeActions(target, signal);
+      const page = paged(rows, call.offset, LOCATIONS_CAP);
+      const lines = page.items.map((a) => `- ${a.title}${a.kind ? ` [${a.kind}]` : ""}${a.preferred ? " (preferred)" : ""}`);
+      return listed(action, page, lines, rows.length ? "" : `The server offers no code actions at ${call.symbol} on line ${call.line}.`);
+    }
+    case "symbols": {
+      if (call.query !== undefined) {
+        const search = await workspaceSymbols(supervisor, call.query, call.file, signal);
+        const page = paged(search.rows, call.offset, WORKSPACE_SYMBOLS_CAP);
+        const answer = listed(action, page, page.items.map(symbolLine), search.rows.length ? "" : `No symbol matches ${JSON.stringify(call.query)}.`);
+        return withNotes(answer, search.notes);
+      }
+      const outline = await documentOutline(supervisor, need("file"), signal);
+      const page = paged(outline.rows, call.offset, DOCUMENT_SYMBOLS_CAP);
+      const answer = listed(action, page, page.items.map(outlineLine), outline.rows.length ? "" : `The server lists no symbols in ${call.file}.`);
+      return withNotes(answer, outline.locals ? [`${outline.locals} local(s) of functions and methods are not listed`] : []);
+    }
+    case "diagnostics":
+      return need("file") === "*" ? projectDiagnostics(services, call.offset, signal) : fileDiagnostics(services, call.file!, call.offset, signal);
+    case "status":
+      return status(services);
+    case "reload": {
+      // The file only names the root; finding it must not start a server just to restart it.
+      const roots = call.file === undefined ? undefined : supervisor.rootsFor(resolveInWorkdir(supervisor.workdir, call.file));
+      if (roots?.length === 0) throw new ToolFailure(`No language server has a root for ${call.file}: no root marker in its folder or above it. lsp status lists the markers.`);
+      const reloaded = roots === undefined ? await supervisor.reload() : (await Promise.all(roots.map((root) => supervisor.reload(root)))).flat();
+      const text = reloaded.length ? reloaded.join("\n") : "No server had been started for that root yet; they start on first use.";
+      return { text, data: { action, results: reloaded.map((name) => ({ server: name })) } };
+    }
+  }
+}
+
+function status(services: LanguageServices): LspAnswer {
+  const rows = services.supervisor.status();
+  const lines = rows.map((r) => `${r.server.padEnd(10)} ${(r.root ? shownPath(r.root) : "-").padEnd(16)} ${r.state}${r.reason ? ` — ${r.reason}` : ""}${r.lacks ? ` (does not offer: ${r.lacks.join(", ")})` : ""}`);
+  const watching = services.watchStatus();
+  return { text: [...lines, watching].join("\n"), data: { action: "status", results: rows.map((r) => ({ ...r })), note: watching } };
+}
+
+async function fileDiagnostics(services: LanguageServices, file: string, offset: number | undefined, signal: AbortSignal): Promise<LspAnswer> {
+  const { supervisor } = services;
+  const path = resolveInWorkdir(supervisor.workdir, file);
+  const handle = await supervisor.serverFor(path);
+  const unavailable = diagnosticsUnavailable(handle.spec, supervisor.launchContext());
+  if (unavailable) throw new ToolFailure(unavailable);
+  const document = await syncDocument(handle.client, supervisor.workdir, path);
+  await syncOpenDocuments(handle.client, supervisor.workdir); // its imports may have changed on disk
+  const collected = await collectDiagnostics(handle.client, document, signal);
+  if (collected.status === "timed_out") {
+    refuseWhileIndexing(handle.client);
+    throw new ToolFailure(`The ${handle.spec.id} server sent no diagnostics for ${file} in time; try again, or lsp reload if it keeps happening.`);
+  }
+  const lines = supervisor.lines();
+  const rows = collected.diagnostics.filter(isErrorOrWarning).map((d) => diagnosticRow(path, d, lines)).sort((a, b) => a.line - b.line);
+  const page = paged(rows, offset, DIAGNOSTICS_CAP);
+  return listed("diagnostics", page, page.items.map(diagnosticLine), rows.length ? "" : `No errors or warnings in ${file}.`, "fresh");
+}
+
+async function projectDiagnostics(services: LanguageServices, offset: number | undefined, signal: AbortSignal): Promise<LspAnswer> {
+  const check = await checkProjects(services.supervisor, signal);
+  if (check.notes.length === 0) {
+    throw new ToolFailure(`No project root with a checker was found in the workspace (markers such as tsconfig.json, pyproject.toml, go.mod, Cargo.toml, compile_commands.json, pubspec.yaml).`);
+  }
+  const page = paged<DiagnosticRow>(check.rows, offset, DIAGNOSTICS_CAP);
+  // A project that was not checked is unknown, never clean: the answer says so and is not `fresh`.
+  const checked = check.notes.length - check.unchecked;
+  const emptyText =
+    check.unchecked === 0
+      ? "No errors or warnings."
+      : checked === 0
+        ? "No project could be checked (reasons above), so nothing is known about its errors."
+        : `No errors or warnings in the ${checked} project(s) checked; ${check.unchecked} could not be checked (above).`;
+  const state = check.cancelled || check.timedOut ? "timed_out" : check.unchecked > 0 ? "unsupported" : "fresh";
+  const reply = listed("diagnostics", page, page.items.map(diagnosticLine), emptyText, state);
+  reply.text = `${check.notes.join("\n")}\n${reply.text}`;
+  reply.data.note = [reply.data.note, ...check.notes].filter(Boolean).join("; ");
+  return reply;
+}
+
+export interface Page<T> {
+  items: T[];
+  shown: number;
+  total: number;
+  offset: number;
+  /** "50 of 142 shown (1–50); pass offset 50 for the next", or "" when all are shown. */
+  note: string;
+}
+
+/** One page of a list: `max` rows from `offset`, saying what was left out and how to get it. */
+export function paged<T>(rows: readonly T[], offset = 0, max: number): Page<T> {
+  const items = rows.slice(offset, offset + max);
+  const total = rows.length;
+  if (offset > 0 && offset >= total) {
+    throw new ToolFailure(`offset ${offset} is past the end: there are ${total} row(s). Pass an offset below ${total}, or omit it for the first page.`);
+  }
+  const end = offset + items.length;
+  const note = items.length === total ? "" : `${items.length} of ${total} shown (${offset + 1}–${end})${end < total ? `; pass offset ${end} for the next` : ""}`;
+  return { items, shown: items.length, total, offset, note };
+}
+
+function listed<T extends object>(action: string, page: Page<T>, lines: string[], emptyText: string, status?: string): LspAnswer {
+  const text = page.total === 0 ? emptyText : [...lines, ...(page.note ? [`(${page.note})`] : [])].join("\n");
+  return {
+    text,
+    data: {
+      action,
+      results: page.items.map((item) => ({ ...item }) as Record<string, unknown>),
+      shown: page.shown,
+      total: page.total,
+      ...(page.offset ? { offset: page.offset } : {}),
+      ...(page.note ? { note: page.note } : {}),
+      ...(status ? { status } : {}),
+    },
+  };
+}
+
+function withNotes(answer: LspAnswer, notes: readonly string[]): LspAnswer {
+  if (notes.length === 0) return answer;
+  answer.text = `${answer.text}\n${notes.map((note) => `note: ${note}`).join("\n")}`;
+  answer.data.note = [answer.data.note, ...notes].filter(Boolean).join("; ");
+  return answer;
+}
+
+function symbolLine(s: SymbolRow): string {
+  const outside = s.outside === "link" ? " (outside the workspace, through a symlink)" : s.outside ? " (outside the workspace)" : "";
+  return `${shownPath(s.path)}:${s.line}:${outside} ${s.kind} ${s.name}${s.container ? ` (in ${s.container})` : ""}`;
+}
+
+function outlineLine(s: SymbolRow): string {
+  return `${shownPath(s.path)}:${s.line}: ${"  ".repeat(s.depth ?? 0)}${s.kind} ${s.name}`;
+}
