@@ -5,7 +5,7 @@ import { resolveInWorkdir } from "../workspace/paths.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 import { collectDiagnostics } from "./diagnostics.ts";
 import { diagnosticsUnavailable } from "./launch.ts";
-import { syncDocument, syncOpenDocuments } from "./documents.ts";
+import { syncDocument } from "./documents.ts";
 import { diagnosticLine, diagnosticRow, isErrorOrWarning, placeLine, type DiagnosticRow } from "./present.ts";
 import { checkProjects } from "./project-check.ts";
 import { codeActions, hover, locate, navigate, refuseWhileIndexing } from "./queries.ts";
@@ -118,7 +118,7 @@ async function fileDiagnostics(services: LanguageServices, file: string, offset:
   const unavailable = diagnosticsUnavailable(handle.spec, supervisor.launchContext());
   if (unavailable) throw new ToolFailure(unavailable);
   const document = await syncDocument(handle.client, supervisor.workdir, path);
-  await syncOpenDocuments(handle.client, supervisor.workdir); // its imports may have changed on disk
+  await supervisor.current(handle.client); // its imports may have changed on disk
   const collected = await collectDiagnostics(handle.client, document, signal);
   if (collected.status === "timed_out") {
     refuseWhileIndexing(handle.client);

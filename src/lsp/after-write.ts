@@ -6,7 +6,7 @@ import { ToolFailure } from "../answer/failure.ts";
 import { isInside, relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import type { LanguageServerClient, PublishedDiagnostics } from "./client.ts";
 import { answersWhenAsked, collectDiagnostics, type Freshness } from "./diagnostics.ts";
-import { closeDocument, syncDocument, syncOpenDocuments, type SyncedDocument } from "./documents.ts";
+import { closeDocument, syncDocument, type SyncedDocument } from "./documents.ts";
 import type { DiagnosticLedger } from "./ledger.ts";
 import { diagnosticRow, isErrorOrWarning, pathOfUri, type DiagnosticRow, type SourceLines } from "./present.ts";
 import { diagnosticsUnavailable } from "./launch.ts";
@@ -41,7 +41,7 @@ export async function diagnosticsAfterWrite(
   // imports was synced reports the old names as errors (a correct rename said "calc is unknown").
   const before = new Map<LanguageServerClient, PublishedSnapshot>();
   const synced = await Promise.all(paths.map((path) => syncWritten(supervisor, ledger, path, before)));
-  await Promise.all([...before.keys()].map((client) => syncOpenDocuments(client, supervisor.workdir)));
+  await Promise.all([...before.keys()].map((client) => supervisor.current(client)));
   const files = await Promise.all(synced.map((file) => ("status" in file ? file : diagnose(file, ledger, lines, signal))));
   const written = new Set(synced.flatMap((file) => ("document" in file ? [file.document.uri] : [])));
   const elsewhere = (await Promise.all([...before].map(([client, snapshot]) => brokenElsewhere(client, snapshot, written, supervisor.workdir, ledger, lines, signal)))).flat();

@@ -1,12 +1,16 @@
 // One running language server: its process group, the JSON-RPC connection over stdio, and what it told us.
 import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { pathToFileURL } from "node:url";
+import { relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ClientCapabilities, Diagnostic, ProtocolConnection, ServerCapabilities } from "vscode-languageserver-protocol/node";
 import { exited, hasExited, spawnGroup, stopGroup } from "../process/group.ts";
 import { ToolFailure } from "../answer/failure.ts";
+import { isInside } from "../workspace/paths.ts";
 import type { ServerSpec } from "./catalog.ts";
 import type { ServerLaunch } from "./launch.ts";
+import { globToRegExp } from "./glob.ts";
+import type { WatchedChange as FileChange } from "./workdir-watch.ts";
 
 /** How long a polite `shutdown` may take before the group is signalled. */
 export const SHUTDOWN_REQUEST_TIMEOUT_MS = 2_000;
@@ -63,6 +67,7 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
   workspace: {
     workspaceFolders: true,
     configuration: true,
+    didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
     symbol: { dynamicRegistration: true },
     workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] },
     diagnostics: { refreshSupport: false },
@@ -86,6 +91,17 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
   },
 };
 
+/** A file watcher a server registered: which paths (a glob, maybe relative to a folder) and which kinds of change. */
+interface FileWatcher {
+  base: string | undefined;
+  pattern: RegExp;
+  /** WatchKind bits: 1 create, 2 change, 4 delete. */
+  kinds: number;
+}
+
+const CHANGE_TYPES = { created: 1, changed: 2, deleted: 3 } as const;
+const WATCH_KINDS = { created: 1, changed: 2, deleted: 4 } as const;
+
 export interface StartOptions {
   spec: ServerSpec;
   root: string;
@@ -99,6 +115,8 @@ export class LanguageServerClient {
   capabilities: ServerCapabilities = {};
   /** Dynamic registrations (client/registerCapability): id → method. Servers re-register under new ids. */
   readonly registered = new Map<string, string>();
+  /** The file watchers it registered (workspace/didChangeWatchedFiles), by registration id. */
+  private readonly fileWatchers = new Map<string, FileWatcher[]>();
   /** Work-done progress tokens created or begun and not yet ended: the server is busy (often indexing). */
   readonly activeProgress = new Map<string | number, string>();
   /** Counts progress starts, so a query can tell that progress began and ended while it was in flight. */
@@ -269,6 +287,22 @@ export class LanguageServerClient {
     if (this.alive) void this.connection.sendNotification(method, params).catch(() => {});
   }
 
+  /**
+   * Tells the server about files created, changed or deleted outside its view (a shell, git, a
+   * formatter), those matching a watcher it registered; gopls and pyright see nothing else (a new
+   * file using a renamed function was missed by the rename). Servers that watch for themselves
+   * (tsserver) register none and are told nothing. Returns how many changes were sent.
+   */
+  notifyFileChanges(changes: readonly FileChange[]): number {
+    const watchers = [...this.fileWatchers.values()].flat();
+    if (watchers.length === 0) return 0;
+    const matching = changes.filter((change) => watchers.some((watcher) => watches(watcher, change, this.root)));
+    if (matching.length > 0) {
+      this.notify("workspace/didChangeWatchedFiles", { changes: matching.map((change) => ({ uri: pathToFileURL(change.path).href, type: CHANGE_TYPES[change.kind] })) });
+    }
+    return matching.length;
+  }
+
   /** Whether the server answers `textDocument/diagnostic` (statically or after registering it). */
   get supportsPull(): boolean {
     return this.capabilities.diagnosticProvider !== undefined || [...this.registered.values()].includes("textDocument/diagnostic") || this.spec.pullsUnannounced === true;
@@ -385,13 +419,19 @@ export class LanguageServerClient {
     });
     c.onRequest("workspace/configuration", (params: { items: { section?: string }[] }) => params.items.map((item) => settingsSection(this.spec.settings, item.section)));
     c.onRequest("workspace/workspaceFolders", () => [{ uri: pathToFileURL(this.root).href, name: "root" }]);
-    c.onRequest("client/registerCapability", (params: { registrations: { id: string; method: string }[] }) => {
-      for (const registration of params.registrations) this.registered.set(registration.id, registration.method);
+    c.onRequest("client/registerCapability", (params: { registrations: { id: string; method: string; registerOptions?: unknown }[] }) => {
+      for (const registration of params.registrations) {
+        this.registered.set(registration.id, registration.method);
+        if (registration.method === "workspace/didChangeWatchedFiles") this.fileWatchers.set(registration.id, compileWatchers(registration.registerOptions));
+      }
       this.events.emit("registered");
       return null;
     });
     c.onRequest("client/unregisterCapability", (params: { unregisterations: { id: string }[] }) => {
-      for (const registration of params.unregisterations ?? []) this.registered.delete(registration.id);
+      for (const registration of params.unregisterations ?? []) {
+        this.registered.delete(registration.id);
+        this.fileWatchers.delete(registration.id);
+      }
       return null;
     });
     // The sidecar applies edits itself, atomically; a server asking to edit on its own is refused.
@@ -423,4 +463,27 @@ function settingsSection(settings: Record<string, unknown> | undefined, section:
     value = (value as Record<string, unknown>)[key];
   }
   return value ?? null;
+}
+
+type GlobPattern = string | { baseUri: string | { uri: string }; pattern: string };
+
+function compileWatchers(options: unknown): FileWatcher[] {
+  const watchers = (options as { watchers?: { globPattern: GlobPattern; kind?: number }[] } | undefined)?.watchers ?? [];
+  return watchers.flatMap((watcher): FileWatcher[] => {
+    try {
+      const glob = watcher.globPattern;
+      if (typeof glob === "string") return [{ base: undefined, pattern: globToRegExp(glob), kinds: watcher.kind ?? 7 }];
+      const baseUri = typeof glob.baseUri === "string" ? glob.baseUri : glob.baseUri.uri;
+      return [{ base: fileURLToPath(baseUri), pattern: globToRegExp(glob.pattern), kinds: watcher.kind ?? 7 }];
+    } catch {
+      return []; // a pattern we cannot read watches nothing, rather than everything
+    }
+  });
+}
+
+/** A plain glob is tried on the absolute path and on the path below the root (`**\/*.go` and `go.mod` alike). */
+function watches(watcher: FileWatcher, change: FileChange, root: string): boolean {
+  if ((watcher.kinds & WATCH_KINDS[change.kind]) === 0) return false;
+  if (watcher.base !== undefined) return isInside(watcher.base, change.path) && watcher.pattern.test(relative(watcher.base, change.path));
+  return watcher.pattern.test(change.path) || (isInside(root, change.path) && watcher.pattern.test(relative(root, change.path)));
 }

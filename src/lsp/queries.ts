@@ -4,7 +4,7 @@ import { ToolFailure } from "../answer/failure.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
 import type { LanguageServerClient } from "./client.ts";
 import { collectDiagnostics } from "./diagnostics.ts";
-import { syncDocument, syncOpenDocuments, type SyncedDocument } from "./documents.ts";
+import { syncDocument, type SyncedDocument } from "./documents.ts";
 import { resolveSymbolColumn, splitLines } from "./position.ts";
 import { placesOf, type PlaceRow } from "./present.ts";
 import type { LanguageServerSupervisor, ServerHandle } from "./supervisor.ts";
@@ -41,7 +41,7 @@ export async function locate(supervisor: LanguageServerSupervisor, file: string,
   const path = resolveInWorkdir(supervisor.workdir, file);
   const handle = await supervisor.serverFor(path);
   const document = await syncDocument(handle.client, supervisor.workdir, path);
-  await syncOpenDocuments(handle.client, supervisor.workdir);
+  await supervisor.current(handle.client);
   const lines = splitLines(document.text);
   if (line > lines.length) throw new ToolFailure(`${file} has ${lines.length} lines; line ${line} does not exist.`);
   const column = resolveSymbolColumn(lines[line - 1]!, symbol, line);

@@ -2,6 +2,7 @@
 import type { LanguageServerSettings } from "../config/resources/language-servers.ts";
 import { diagnosticsAfterWrite, type WriteOutcome } from "./after-write.ts";
 import { DiagnosticLedger } from "./ledger.ts";
+import { OutsideChanges } from "./outside-changes.ts";
 import { LanguageServerSupervisor, type SupervisorOptions } from "./supervisor.ts";
 import { WorkdirWatcher } from "./workdir-watch.ts";
 
@@ -15,12 +16,15 @@ export class LanguageServices {
   /** One per run: what the agent has already been told, shared by writes, rename and resolve. */
   readonly ledger = new DiagnosticLedger();
   readonly watcher: WorkdirWatcher;
+  private readonly outside: OutsideChanges;
 
   constructor(workdir: string, settings: LanguageServerSettings = {}, options: LanguageServiceOptions = {}) {
     const { ignored, ...supervisorOptions } = options;
     this.supervisor = new LanguageServerSupervisor(workdir, settings, supervisorOptions);
     this.watcher = new WorkdirWatcher(this.supervisor.workdir, ignored);
-    this.supervisor.links = this.watcher;
+    this.supervisor.watch = this.watcher;
+    this.outside = new OutsideChanges(this.supervisor);
+    this.watcher.onChange((changes) => this.outside.apply(changes));
     // After the ready line: the walk is asynchronous, and nothing needs it before the first call.
     setTimeout(() => void this.watcher.start(), 0).unref?.();
   }
@@ -44,6 +48,7 @@ export class LanguageServices {
 
   async close(): Promise<void> {
     this.watcher.close();
+    this.outside.close();
     await this.supervisor.close();
   }
 }

@@ -10,6 +10,7 @@ import type { LaunchContext, Trust } from "./launch.ts";
 import { defaultCacheDir } from "./provision/cache.ts";
 import { ServerProvisioner } from "./provision/provisioner.ts";
 import { scanRoots } from "../workspace/project-roots.ts";
+import { syncOpenDocuments } from "./documents.ts";
 import { commandFor, rootOf, sampleFileFor } from "./roots.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 import { describeSource, InstallFailed, installFailedText, launchFor, skippedText } from "./server-source.ts";
@@ -30,6 +31,11 @@ export const RESTART_BACKOFF_MAX_MS = 5 * 60_000;
 export const STATUS_PROBE_ROOTS = 4;
 
 export type ServerState = "running" | "idle" | "installing" | "unavailable";
+
+/** What the supervisor needs of the workdir watcher. */
+export interface WorkdirView extends LinkMap {
+  settled(): Promise<void>;
+}
 
 export interface ServerStatus {
   server: string;
@@ -102,8 +108,8 @@ export class LanguageServerSupervisor {
   private readonly initializeTimeoutMs: number;
   private readonly idleShutdownMs: number;
   private closed = false;
-  /** Which outside files the workspace reaches through symlinks (the workdir watcher's walk). */
-  links: LinkMap | undefined;
+  /** The workdir watcher: which outside files the workspace reaches through symlinks, and changes not yet delivered. */
+  watch: WorkdirView | undefined;
 
   constructor(
     readonly workdir: string,
@@ -148,7 +154,16 @@ export class LanguageServerSupervisor {
 
   /** A reader of source lines for one answer, which tells library files from linked ones. */
   lines(): SourceLines {
-    return new SourceLines(this.workdir, this.links);
+    return new SourceLines(this.workdir, this.watch);
+  }
+
+  /**
+   * Before a request: the changes the workdir watcher has seen reach the servers, and every file
+   * this server holds open is brought up to date with the disk (only those whose stamp changed).
+   */
+  async current(client: LanguageServerClient): Promise<void> {
+    await this.watch?.settled();
+    await syncOpenDocuments(client, this.workdir);
   }
 
   /** The running servers, for actions that span the run (workspace symbols). */

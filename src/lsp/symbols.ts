@@ -3,7 +3,7 @@ import type { DocumentSymbol, SymbolInformation, WorkspaceSymbol } from "vscode-
 import { ToolFailure } from "../answer/failure.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
 import { scanRoots } from "../workspace/project-roots.ts";
-import { syncDocument, syncOpenDocuments } from "./documents.ts";
+import { syncDocument } from "./documents.ts";
 import { pathOfUri } from "./present.ts";
 import { refuseWhileIndexing, requireProvider } from "./queries.ts";
 import { sampleFileFor } from "./roots.ts";
@@ -40,7 +40,7 @@ export async function documentOutline(supervisor: LanguageServerSupervisor, file
   const path = resolveInWorkdir(supervisor.workdir, file);
   const handle = await supervisor.serverFor(path);
   const document = await syncDocument(handle.client, supervisor.workdir, path);
-  await syncOpenDocuments(handle.client, supervisor.workdir);
+  await supervisor.current(handle.client);
   requireProvider(handle.client, "documentSymbolProvider", "symbols");
   const answer = await handle.client.query<(DocumentSymbol | SymbolInformation)[] | null>("textDocument/documentSymbol", { textDocument: { uri: document.uri } }, signal);
   const shown = supervisor.lines().display(path);
@@ -102,7 +102,7 @@ export async function workspaceSymbols(supervisor: LanguageServerSupervisor, que
       const { client } = handle;
       try {
         // Open files changed on disk are re-sent first: a symbol's line came from the server's old copy.
-        await syncOpenDocuments(client, supervisor.workdir);
+        await supervisor.current(client);
         const answer = await client.query<(SymbolInformation | WorkspaceSymbol)[] | null>("workspace/symbol", { query }, signal);
         return (answer ?? []).map((s): SymbolRow => {
           const location = s.location as { uri: string; range?: { start: { line: number } } };

@@ -37,6 +37,9 @@ export class WorkdirWatcher {
   private readonly outsideLinks = new Map<string, string>();
   private pending = new Map<string, "rename" | "change">();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Batches are delivered one after another, in the order they were seen. */
+  private delivery: Promise<void> = Promise.resolve();
+  private deliveriesPending = 0;
   private walked: Promise<void> | undefined;
   private walkDone = false;
   private closed = false;
@@ -71,6 +74,19 @@ export class WorkdirWatcher {
 
   get watching(): number {
     return this.folders.size;
+  }
+
+  /**
+   * Resolves once the changes already seen have reached the listeners: a query first waits for
+   * this, so a file created just before it (by a shell command) is known to the server it asks.
+   */
+  async settled(): Promise<void> {
+    if (this.flushTimer !== undefined) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
+      this.flush();
+    }
+    while (this.deliveriesPending > 0) await this.delivery;
   }
 
   onChange(listener: ChangeListener): () => void {
@@ -178,13 +194,23 @@ export class WorkdirWatcher {
     if (this.closed) return;
     // A rename anywhere in the burst decides: the path was created or deleted, not only changed.
     if (this.pending.get(path) !== "rename") this.pending.set(path, event === "rename" ? "rename" : "change");
-    this.flushTimer ??= setTimeout(() => void this.flush(), WATCH_SETTLE_MS);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      this.flush();
+    }, WATCH_SETTLE_MS);
   }
 
-  private async flush(): Promise<void> {
-    this.flushTimer = undefined;
+  private flush(): void {
     const batch = this.pending;
     this.pending = new Map();
+    this.deliveriesPending++;
+    this.delivery = this.delivery
+      .then(() => this.deliver(batch))
+      .catch(() => {})
+      .finally(() => this.deliveriesPending--);
+  }
+
+  private async deliver(batch: ReadonlyMap<string, "rename" | "change">): Promise<void> {
     const changes: WatchedChange[] = [];
     for (const [path, event] of batch) {
       const info = await lstat(path).catch(() => undefined);
