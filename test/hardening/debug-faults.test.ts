@@ -13,7 +13,7 @@ describe("a debuggee that exits while stopped", () => {
     process.kill(debuggee_pid, "SIGKILL");
     expect(await gone(debuggee_pid)).toBe(true);
     const after = await h.call({ operation: "continue" });
-    expect(after.text).toContain("The program has exited with code 247; launch it again to debug further.");
+    expect(after.text).toContain("The program has exited with code 247; launch it again (or restart) to debug further.");
     const status = await h.ok({ operation: "status" });
     expect(status.data).toMatchObject({ state: "exited", exit_code: 247 });
     // The exited session keeps its adapter (output stays readable) until a new launch replaces it.
@@ -45,7 +45,8 @@ describe("waits that end badly", () => {
     process.kill(adapter_pid, "SIGKILL");
     const failed = await step;
     expect(failed.isError).toBe(true);
-    expect(failed.text).toBe("next was not answered: the debug adapter closed its connection.");
+    // SIGKILL mid-read ends the socket either way: a close, or a reset first.
+    expect(failed.text).toMatch(/^next was not answered: the debug adapter (closed its connection|connection failed: read ECONNRESET)\.$/);
     expect(await gone(debuggee_pid)).toBe(true);
     const relaunched = await h.ok({ operation: "launch", program: "loop.py" });
     expect(relaunched.data).toMatchObject({ state: "stopped", frame: { line: 3 } });
