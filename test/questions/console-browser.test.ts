@@ -187,6 +187,24 @@ describe("the run console in Chromium", () => {
   );
 
   test(
+    "an eval cell's plot is shown when the call is opened (the page's CSP lets data: images through)",
+    async () => {
+      const plot = await agent.callTool({
+        name: "eval",
+        arguments: { code: "import matplotlib.pyplot as plt\nplt.figure(figsize=(4, 3), dpi=100)\nplt.plot([1, 3, 2])\nplt.show()", language: "python", description: "Plot three points" },
+      });
+      expect((plot.content as { type: string }[]).some((block) => block.type === "image")).toBe(true);
+      const item = callItem("import matplotlib.pyplot as plt");
+      await item.locator("summary").click();
+      const image = item.getByRole("img", { name: "Image 1 of the answer (image/png)" });
+      await image.waitFor();
+      // Decoded, not blocked: a CSP refusal or a broken data URL leaves naturalWidth at 0.
+      await until(() => image.evaluate((node) => (node as HTMLImageElement).naturalWidth), 400);
+    },
+    SLOW_MS,
+  );
+
+  test(
     "a call is shown while it runs, with a clock counting up, and moves to the list when it ends",
     async () => {
       // The previous test's ask_user call reaches the page a moment after its client got the answer.
