@@ -98,9 +98,19 @@ export function findOnPath(command: string, ctx: LaunchContext): string | undefi
 
 /** Why the server cannot give diagnostics (the program they come from is not on PATH), if it cannot. */
 export function diagnosticsUnavailable(spec: ServerSpec, ctx: LaunchContext): string | undefined {
+  const need = missingDiagnosticsProgram(spec, ctx);
+  return need && `The ${spec.id} server's diagnostics come from ${need.command}, which is not on PATH, so nothing was checked: install it (${need.installHint}). Its other actions work without it.`;
+}
+
+/** For `status`: "diagnostics need shellcheck, which is not on PATH (…)", if they do. */
+export function diagnosticsCaveat(spec: ServerSpec, ctx: LaunchContext): string | undefined {
+  const need = missingDiagnosticsProgram(spec, ctx);
+  return need && `diagnostics need ${need.command}, which is not on PATH (${need.installHint})`;
+}
+
+function missingDiagnosticsProgram(spec: ServerSpec, ctx: LaunchContext): ServerSpec["diagnosticsFrom"] {
   const need = spec.diagnosticsFrom;
-  if (!need || findOnPath(need.command, ctx)) return undefined;
-  return `The ${spec.id} server's diagnostics come from ${need.command}, which is not on PATH, so nothing was checked: install it (${need.installHint}). Its other actions work without it.`;
+  return need && !findOnPath(need.command, ctx) ? need : undefined;
 }
 
 /** The environment every program started for the workspace gets: PATH without the workspace's folders when untrusted. */

@@ -204,8 +204,10 @@ describe("bash without shellcheck on PATH", () => {
     expect(outcome.text).toContain(MISSING);
   });
 
-  test("its other actions work", async () => {
+  test("its other actions work, and status says what its diagnostics need", async () => {
     const a = await bare.lsp({ action: "symbols", file: "lib.sh" });
     expect(a.text).toMatch(/^lib\.sh:3:(\d+:)? +function greet$/m);
+    const status = await bare.lsp({ action: "status" });
+    expect(status.text.split("\n").find((line) => line.startsWith("bash"))).toMatch(/running — diagnostics need shellcheck, which is not on PATH \(apt-get install shellcheck/);
   });
 });
