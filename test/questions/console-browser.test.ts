@@ -194,7 +194,8 @@ describe("the run console in Chromium", () => {
         arguments: { code: "import matplotlib.pyplot as plt\nplt.figure(figsize=(4, 3), dpi=100)\nplt.plot([1, 3, 2])\nplt.show()", language: "python", description: "Plot three points" },
       });
       expect((plot.content as { type: string }[]).some((block) => block.type === "image")).toBe(true);
-      const item = callItem("import matplotlib.pyplot as plt");
+      // eval's description leads the call's line, before its code.
+      const item = callItem('description: "Plot three points", code: "import matplotlib');
       await item.locator("summary").click();
       const image = item.getByRole("img", { name: "Image 1 of the answer (image/png)" });
       await image.waitFor();

@@ -78,9 +78,11 @@ function renderCall(call) {
   return item;
 }
 
+/** The arguments on one line, cut at 160 characters; a `description` (eval's) first, as it says what the call is for. */
 function oneLine(args) {
   if (args === undefined || args === null) return "(no arguments)";
-  const text = typeof args === "object" ? Object.entries(args).map(([key, value]) => key + ": " + JSON.stringify(value)).join(", ") : JSON.stringify(args);
+  const entries = typeof args === "object" ? Object.entries(args).sort(([a], [b]) => (b === "description") - (a === "description")) : null;
+  const text = entries ? entries.map(([key, value]) => key + ": " + JSON.stringify(value)).join(", ") : JSON.stringify(args);
   return text.length > 160 ? text.slice(0, 160) + "…" : text || "(no arguments)";
 }
 
