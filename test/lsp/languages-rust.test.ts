@@ -51,7 +51,7 @@ async function settled(args: Record<string, unknown>): Promise<{ text: string; d
 describe("rust (rust-analyzer)", () => {
   test("definition of a method in another module", async () => {
     const a = await settled({ action: "definition", file: "src/main.rs", line: 8, symbol: "area" });
-    expect(a.text).toBe("src/shapes.rs:8: pub fn area(&self) -> f64 {");
+    expect(a.text).toMatch(/^src\/shapes\.rs:8:(\d+:)? +pub fn area\(&self\) -> f64 \{$/);
   });
 
   test("references across modules", async () => {
@@ -67,7 +67,8 @@ describe("rust (rust-analyzer)", () => {
 
   test("symbols of a module", async () => {
     const a = await settled({ action: "symbols", file: "src/shapes.rs" });
-    expect(a.text).toBe("src/shapes.rs:2: struct Square\nsrc/shapes.rs:3: field side (in Square)\nsrc/shapes.rs:6: object impl Square\nsrc/shapes.rs:8: method area (in impl Square)");
+    // The outline as the server's hierarchy: members indented under their struct or impl.
+    expect(a.text).toBe("src/shapes.rs:2: struct Square\nsrc/shapes.rs:3:   field side\nsrc/shapes.rs:6: object impl Square\nsrc/shapes.rs:8:   method area");
   });
 
   test("diagnostics: rust-analyzer's own type check", async () => {
