@@ -25,6 +25,7 @@ interface StreamLog {
 export class EventLog implements EventStore {
   private readonly streams = new Map<string, StreamLog>();
   private sequence = 0;
+  private sweep: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -68,9 +69,6 @@ export class EventLog implements EventStore {
     if (!log || log.settledAt !== undefined) return;
     log.settledAt = this.now();
     this.forgetOldSettled();
-    // Also once its time is up when no other stream settles after it: an idle session (a client
-    // that went away without DELETE) would otherwise hold its last answers for as long as it lives.
-    setTimeout(() => this.forgetOldSettled(), this.keptMs + 1).unref();
   }
 
   private forgetOldSettled(): void {
@@ -79,6 +77,25 @@ export class EventLog implements EventStore {
     settled.forEach(([streamId, log], index) => {
       if (log.settledAt! < cutoff || index < settled.length - MAX_SETTLED_STREAMS) this.streams.delete(streamId);
     });
+    this.sweepLater();
+  }
+
+  /**
+   * Forgets the oldest kept answer once its time is up even when no other stream settles after it:
+   * an idle session (a client that went away without DELETE) would otherwise hold its last answers
+   * for as long as it lives. One timer per log, not one per stream (a timer per call kept a closure
+   * per call alive for its minute: test/hardening/retained-calls.test.ts).
+   */
+  private sweepLater(): void {
+    if (this.sweep !== undefined) return;
+    let oldest: number | undefined;
+    for (const log of this.streams.values()) if (log.settledAt !== undefined && (oldest === undefined || log.settledAt < oldest)) oldest = log.settledAt;
+    if (oldest === undefined) return;
+    this.sweep = setTimeout(() => {
+      this.sweep = undefined;
+      this.forgetOldSettled();
+    }, Math.max(0, oldest + this.keptMs - this.now()) + 1);
+    this.sweep.unref();
   }
 }
 
