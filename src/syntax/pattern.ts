@@ -225,9 +225,10 @@ function toPatternNode(node: Node, fragmentEnd: number, meta: (text: string) => 
     // A `$$$` that is a whole indented body (Python's block > statement > name, all the same text)
     // stands for the block's statements, not for the block and whatever follows it: in
     // `for $X in $Y:\n    $$$B` it took the `else:` too, and the rewrite indented it into the body.
-    // An ERROR holding the run (Solidity's `{ $$$B }`, where `$$$B` is an identifier the body cannot
-    // place) is no body: the run stands for itself.
-    const statement = asMeta.kind === "meta" && asMeta.multi && !node.isError ? sameTextChild(node) : undefined;
+    // Only a block or body is one: an ERROR holding the run (Solidity's `{ $$$B }`) or a parameter
+    // (Solidity's `($$$P)`, a parameter > type > name) is not, and the run stands for itself.
+    const body = asMeta.kind === "meta" && asMeta.multi && !node.isError && /block|body/.test(node.type);
+    const statement = body ? sameTextChild(node) : undefined;
     if (statement && sameTextChild(statement)) return { kind: "node", type: node.type, children: [asMeta] };
     return asMeta;
   }

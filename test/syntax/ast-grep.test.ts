@@ -166,13 +166,19 @@ describe("ast_grep matches by syntax", () => {
     expect((all.data.notes as string[])[0]).toContain(`the pattern does not parse as ${language} (1 file(s))`);
   });
 
-  test("a `$$$` body the grammar holds in an ERROR stands for the statements (Solidity)", async () => {
+  test("a `$$$` run the grammar holds in an ERROR or a parameter stands for itself (Solidity)", async () => {
     await using dir = await tempDir();
-    await dir.write({ "A.sol": "contract A {\n  function f() public {\n    g(1);\n  }\n}\n" });
+    await dir.write({ "A.sol": "contract A {\n  function f() public {\n    g(1);\n  }\n  function h(uint x) public returns (uint) {\n    return x;\n  }\n}\n" });
     await using t = await startTestRun(dir.path, PARSER);
     const client = await t.client();
     const fn = await call(client, "ast_grep", { pattern: "function $F() public { $$$B }", language: "solidity" });
     expect((fn.data.matches as MatchOut[]).map((m) => [m.start.line, m.bindings.F, m.bindings.B])).toEqual([[2, "f", "g(1);"]]);
+    // `($$$P)` parses as one parameter (a type name): the run still matches none or several.
+    const any = await call(client, "ast_grep", { pattern: "function $F($$$P) public $$$M { $$$B }", language: "solidity" });
+    expect((any.data.matches as MatchOut[]).map((m) => [m.bindings.F, m.bindings.P ?? "", m.bindings.M ?? ""])).toEqual([
+      ["f", "", ""],
+      ["h", "uint x", "returns (uint)"],
+    ]);
     const contract = await call(client, "ast_grep", { pattern: "contract $C { $$$B }", language: "solidity" });
     expect((contract.data.matches as MatchOut[]).map((m) => m.bindings.C)).toEqual(["A"]);
   });
