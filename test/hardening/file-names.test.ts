@@ -66,7 +66,9 @@ describe("a file name with a newline and a bidi override", () => {
     await dir.write({ [`${folder}/pyproject.toml`]: "", [`${folder}/a.py`]: "x = 1\n" });
     await using t = await startTestRun(dir.path, { resources: { languageServers: {} } });
     const client = await t.client();
-    const status = await call(client, "lsp", { action: "status" }); // starts the root's server, so reload restarts it
+    const outline = await call(client, "lsp", { action: "symbols", file: `${folder}/a.py` }); // starts the root's server, so reload restarts it
+    expect(outline.isError ? outline.text : "").toBe("");
+    const status = await call(client, "lsp", { action: "status" });
     expect(status.isError).toBe(false);
     expect(status.text).toContain(shownPath(folder));
     expect(status.text.split("\n").filter((line) => line.startsWith("SYSTEM NOTE"))).toEqual([]);
