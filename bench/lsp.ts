@@ -101,8 +101,11 @@ class DirectClient {
     const spec = BUILTIN_SERVERS.find((s) => s.id === server)!;
     // The launch the sidecar would use (the same binary, environment and options), found or installed.
     const launch = await launchFor(spec, root, new LanguageServerSupervisor(root, {}, { trust: "workspace" }).launchContext());
-    const child = spawn(launch.command, launch.args, { cwd: root, env: launch.env, stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(launch.command, launch.args, { cwd: root, env: launch.env, stdio: ["pipe", "pipe", process.env.BENCH_STDERR ? "inherit" : "ignore"] });
+    child.on("exit", (code, signal) => process.env.BENCH_STDERR && console.error(`direct ${server} exited: ${code ?? signal}`));
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    connection.onError((e) => process.env.BENCH_STDERR && console.error("direct connection error", e));
+    connection.onClose(() => process.env.BENCH_STDERR && console.error("direct connection closed"));
     const busy = new Set<string | number>();
     connection.onRequest("window/workDoneProgress/create", (p: { token: string | number }) => (busy.add(p.token), null));
     connection.onNotification("$/progress", (p: { token: string | number; value?: { kind?: string } }) => {
@@ -112,6 +115,11 @@ class DirectClient {
     connection.onRequest("workspace/configuration", (p: { items: unknown[] }) => p.items.map(() => null));
     connection.onRequest("client/registerCapability", () => null);
     connection.onRequest("workspace/workspaceFolders", () => [{ uri: pathToFileURL(root).href, name: "b" }]);
+    // pyright exits (status 1) when a request of its goes unanswered; the sidecar's client answers them all.
+    for (const method of ["client/unregisterCapability", "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh", "workspace/inlayHint/refresh", "workspace/codeLens/refresh", "window/showMessageRequest"]) {
+      connection.onRequest(method, () => null);
+    }
+    connection.onRequest("workspace/applyEdit", () => ({ applied: false }));
     connection.listen();
     const rootUri = pathToFileURL(root).href;
     await connection.sendRequest("initialize", {

@@ -1,6 +1,6 @@
 // Project checkers for `diagnostics "*"`: run the root's whole-project check and read it into diagnostic rows.
 import { isAbsolute, join, resolve } from "node:path";
-import { spawnGroup, stopGroup } from "../process/group.ts";
+import { capture, type Output } from "./capture.ts";
 import type { ProjectChecker, ServerSpec } from "./catalog.ts";
 import { syntaxCheckFlags } from "./compile-flags.ts";
 import { baseEnv, findOnPath, TRUST_HINT, type LaunchContext } from "./launch.ts";
@@ -11,8 +11,6 @@ import { isInside, leadsOutOfWorkdir } from "../workspace/paths.ts";
 
 /** A whole-project check gets this long before it is stopped and reported as timed out. */
 export const CHECKER_TIMEOUT_MS = 180_000;
-/** Output beyond this is dropped: a checker flooding megabytes has said enough. */
-const CHECKER_OUTPUT_MAX_BYTES = 16 * 1024 * 1024;
 /** compile_commands.json can list thousands of files; the check covers this many. */
 export const COMPILE_COMMANDS_MAX_FILES = 200;
 
@@ -23,18 +21,10 @@ export interface CheckerRun {
   command: string;
 }
 
-interface Output {
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  /** null when a signal ended it. */
-  exitCode: number | null;
-}
-
 export async function runChecker(spec: ServerSpec, checker: ProjectChecker, root: string, ctx: LaunchContext, lines: SourceLines, signal?: AbortSignal): Promise<CheckerRun> {
   if (checker.format === "compile-commands") return runCompileCommands(root, ctx, lines, signal);
   const launch = await checkerLaunchFor(spec, checker, root, ctx);
-  const output = await capture(launch.command, launch.args, root, launch.env, signal);
+  const output = await capture(launch.command, launch.args, root, CHECKER_TIMEOUT_MS, signal, launch.env);
   const parse = PARSERS[checker.format];
   const command = [checker.command, ...checker.args].join(" ");
   const rows = parse(output, root, lines);
@@ -142,43 +132,10 @@ async function runCompileCommands(root: string, ctx: LaunchContext, lines: Sourc
       continue;
     }
     const [command, args] = clang ? [clang, [...syntaxCheckFlags(rest), "-fsyntax-only", entry.file]] : [compiler, [...rest.filter((arg, i) => arg !== "-o" && rest[i - 1] !== "-o" && arg !== "-c"), "-fsyntax-only"]];
-    const output = await capture(command, args, directory, baseEnv(ctx), signal);
+    const output = await capture(command, args, directory, CHECKER_TIMEOUT_MS, signal, baseEnv(ctx));
     timedOut ||= output.timedOut;
     rows.push(...gccRows(output.stderr, directory, lines, "clang"));
   }
   const skipped = outside > 0 ? `; ${outside} entr${outside === 1 ? "y" : "ies"} naming a file or folder outside the workspace skipped (${TRUST_HINT})` : "";
   return { rows, timedOut, command: trusted ? "each compile_commands.json entry with -fsyntax-only" : `${clang} -fsyntax-only with each compile_commands.json entry's flags${skipped}` };
-}
-
-function capture(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Output> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawnGroup(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let bytes = 0;
-    let timedOut = false;
-    const keep = (into: Buffer[]) => (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes <= CHECKER_OUTPUT_MAX_BYTES) into.push(chunk);
-    };
-    child.stdout!.on("data", keep(out));
-    child.stderr!.on("data", keep(err));
-    const stop = () => void stopGroup(child);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, CHECKER_TIMEOUT_MS);
-    // A cancelled call stops its checker: left running, it held a core for minutes.
-    signal?.addEventListener("abort", stop, { once: true });
-    if (signal?.aborted) stop();
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      reject(new Error(`could not run ${command}: ${error.message}`));
-    });
-    child.once("close", (exitCode: number | null) => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", stop);
-      resolvePromise({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), timedOut, exitCode });
-    });
-  });
 }

@@ -14,8 +14,11 @@ import type { WatchedChange as FileChange } from "./workdir-watch.ts";
 
 /** How long a polite `shutdown` may take before the group is signalled. */
 export const SHUTDOWN_REQUEST_TIMEOUT_MS = 2_000;
-/** A query waits this long for the server's work-done progress (project loading, indexing) to end. */
-export const INDEXING_WAIT_MS = 30_000;
+/**
+ * A query waits this long for the server's work-done progress (project loading, indexing) to end.
+ * tsserver's first diagnostics took 33–50 s on a CI box running several suites at once.
+ */
+export const INDEXING_WAIT_MS = 60_000;
 /**
  * A progress token the server created counts as running from that moment, so an answer that
  * overtakes the token's "begin" is not taken as final; past this without a "begin" it is dropped.
@@ -52,7 +55,22 @@ export interface OpenDocument {
   text: string;
   /** "" once the server was given a text that is not the disk's (a rename checked in memory). */
   stamp: string;
+  /**
+   * The last texts the server was given, the current one last, each with its diagnostics once they
+   * were collected: a write is compared with the text before it, which may be older than the
+   * current one (the write was already synced by a query, or reverted outside and written again).
+   */
+  history: TextVersion[];
 }
+
+export interface TextVersion {
+  version: number;
+  text: string;
+  diagnostics?: Diagnostic[];
+}
+
+/** Texts kept per open document. */
+export const TEXT_HISTORY_KEPT = 4;
 
 export interface PublishedDiagnostics {
   version: number | undefined;
@@ -125,6 +143,8 @@ export class LanguageServerClient {
   private readonly unbegunTokens = new Map<string | number, ReturnType<typeof setTimeout>>();
   readonly published = new Map<string, PublishedDiagnostics>();
   readonly events = new EventEmitter();
+  /** Documents a change being checked holds at its own text: syncs from disk leave them alone. */
+  readonly held = new Set<string>();
   /** Open documents: uri → the version and text the server has. */
   readonly documents = new Map<string, OpenDocument>();
   /** Requests in flight, and when the last one started or ended: idle shutdown must not cut one off. */

@@ -7,8 +7,8 @@ import type { SyncedDocument } from "./documents.ts";
 export const PUSH_SETTLE_MS = 250;
 /** The longest a write waits for a server's push (after its project loaded) before answering `timed_out`. */
 export const PUSH_HARD_CAP_MS = 15_000;
-/** The longest a pull request may take before answering `timed_out`. */
-export const PULL_TIMEOUT_MS = 20_000;
+/** The longest a pull request may take before answering `timed_out` (pyright's first, on a cold start, analyses the builtins: over 20 s on a loaded box). */
+export const PULL_TIMEOUT_MS = 60_000;
 
 export type Freshness = "fresh" | "timed_out" | "unsupported";
 
@@ -19,7 +19,17 @@ export interface CollectedDiagnostics {
   via: "pull" | "push";
 }
 
+/** A document's diagnostics for the version synced, kept with that text in the document's history. */
 export async function collectDiagnostics(client: LanguageServerClient, document: SyncedDocument, signal?: AbortSignal): Promise<CollectedDiagnostics> {
+  const collected = await collectOnce(client, document, signal);
+  if (collected.status === "fresh") {
+    const entry = client.documents.get(document.uri)?.history.find((version) => version.version === document.version);
+    if (entry) entry.diagnostics = collected.diagnostics;
+  }
+  return collected;
+}
+
+async function collectOnce(client: LanguageServerClient, document: SyncedDocument, signal?: AbortSignal): Promise<CollectedDiagnostics> {
   if (client.supportsPull) return pull(client, document, signal);
   if (offersTsserverRequests(client)) {
     try {
@@ -40,7 +50,7 @@ async function pull(client: LanguageServerClient, document: SyncedDocument, sign
 }
 
 /** The promise's value, or "timeout" once `ms` passed first. */
-async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {
+export async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), ms);

@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { ToolFailure } from "../answer/failure.ts";
 import { readFileInsideAsync } from "../workspace/paths.ts";
 import { languageIdFor } from "./catalog.ts";
-import type { LanguageServerClient, OpenDocument } from "./client.ts";
+import { TEXT_HISTORY_KEPT, type LanguageServerClient, type OpenDocument } from "./client.ts";
 import { pathOfUri } from "./present.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 
@@ -21,7 +21,7 @@ export function uriOf(path: string): string {
 }
 
 /** What the disk said about a file when it was last read: unchanged means not read again. */
-function stampOf(info: Stats): string {
+export function stampOf(info: Stats): string {
   return `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
 }
 
@@ -38,6 +38,9 @@ export async function syncDocument(
   options: { save?: boolean } = {},
 ): Promise<SyncedDocument> {
   const uri = uriOf(path);
+  const held = client.held.has(uri) ? client.documents.get(uri) : undefined;
+  // A change being checked holds the file at its text before or after: the disk waits.
+  if (held) return { uri, version: held.version, text: held.text, changed: false };
   let stamp: string;
   try {
     stamp = stampOf(statSync(path));
@@ -55,9 +58,7 @@ export async function syncDocument(
     }
     open = client.documents.get(uri); // another sync may have got there while this one read
     if (!open) {
-      open = { version: 1, text, stamp };
-      client.documents.set(uri, open);
-      client.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageIdFor(client.spec, path), version: 1, text } });
+      open = openDocument(client, path, text, stamp);
       changed = true;
     } else if (open.text !== text) {
       sendChange(client, uri, open, text);
@@ -86,6 +87,7 @@ function unreadable(path: string, error: unknown): ToolFailure {
 export async function syncOpenDocuments(client: LanguageServerClient, workdir: string): Promise<void> {
   const stale: string[] = [];
   for (const [uri, open] of client.documents) {
+    if (client.held.has(uri)) continue;
     let stamp: string | undefined;
     try {
       stamp = stampOf(statSync(pathOfUri(uri)));
@@ -106,10 +108,21 @@ export async function syncOpenDocuments(client: LanguageServerClient, workdir: s
   );
 }
 
+/** didOpen with `text` (not necessarily the disk's: a rename is checked in memory first). */
+export function openDocument(client: LanguageServerClient, path: string, text: string, stamp = ""): OpenDocument {
+  const uri = uriOf(path);
+  const open: OpenDocument = { version: 1, text, stamp, history: [{ version: 1, text }] };
+  client.documents.set(uri, open);
+  client.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageIdFor(client.spec, path), version: 1, text } });
+  return open;
+}
+
 /** The server's open copy replaced by `text`, with the next version. */
 export function sendChange(client: LanguageServerClient, uri: string, open: OpenDocument, text: string): void {
   open.version += 1;
   open.text = text;
+  open.history.push({ version: open.version, text });
+  if (open.history.length > TEXT_HISTORY_KEPT) open.history.shift();
   // A change without a range replaces the whole text; every sync kind accepts it.
   client.notify("textDocument/didChange", { textDocument: { uri, version: open.version }, contentChanges: [{ text }] });
 }

@@ -1,7 +1,7 @@
 // POST /harness/after-write: the harness's write wrappers report changed paths and get back only new diagnostics.
 import { routeError } from "../answer/route-error.ts";
 import type { HarnessRoute } from "../host/harness-route.ts";
-import { describeWriteOutcome } from "./after-write.ts";
+import { describeWriteOutcome } from "./write-report.ts";
 import type { LanguageServices } from "./service.ts";
 
 /** A write touching more files than this is a bulk operation, not an edit worth diagnosing file by file. */

@@ -1,4 +1,4 @@
-// The per-run DiagnosticLedger: only newly appearing diagnostics are reported, a moved one is not.
+// Comparing a file's diagnostics before and after a change: what is new, what is fixed, what was already there.
 export interface LedgerDiagnostic {
   path: string;
   line: number;
@@ -7,46 +7,74 @@ export interface LedgerDiagnostic {
   message: string;
 }
 
+export interface Comparison<T> {
+  /** After the change and not before it. */
+  new: T[];
+  /** Before the change and not after it. */
+  fixed: T[];
+  /** After the change, and before it too. */
+  already: T[];
+}
+
 /**
- * Counts, per file, the diagnostics last seen under the key (severity, code, message) — position
- * left out on purpose. A diagnostic that moved keeps its count and stays quiet; a second identical
- * one raises the count and is new; a fixed one drops the count, so bringing it back is new again.
+ * Diagnostics are counted by (severity, code, message), position left out on purpose: one that
+ * moved four lines down is the same one, a second identical one is new, and one that went away
+ * and came back is new again.
+ */
+export function compareDiagnostics<T extends LedgerDiagnostic>(before: readonly T[], after: readonly T[]): Comparison<T> {
+  const remaining = countByKey(before);
+  const comparison: Comparison<T> = { new: [], fixed: [], already: [] };
+  for (const diagnostic of [...after].sort((a, b) => a.line - b.line)) {
+    const key = keyOf(diagnostic);
+    const left = remaining.get(key) ?? 0;
+    if (left > 0) {
+      remaining.set(key, left - 1);
+      comparison.already.push(diagnostic);
+    } else {
+      comparison.new.push(diagnostic);
+    }
+  }
+  for (const diagnostic of [...before].sort((a, b) => a.line - b.line)) {
+    const key = keyOf(diagnostic);
+    const left = remaining.get(key) ?? 0;
+    if (left > 0) {
+      remaining.set(key, left - 1);
+      comparison.fixed.push(diagnostic);
+    }
+  }
+  return comparison;
+}
+
+function countByKey(diagnostics: readonly LedgerDiagnostic[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const diagnostic of diagnostics) counts.set(keyOf(diagnostic), (counts.get(keyOf(diagnostic)) ?? 0) + 1);
+  return counts;
+}
+
+function keyOf(d: LedgerDiagnostic): string {
+  return JSON.stringify([d.severity, d.code ?? null, d.message]);
+}
+
+/**
+ * What the agent has been told of and not yet seen fixed, per file: each checked write replaces the
+ * rows of the files it checked (the run console shows them).
  */
 export class DiagnosticLedger {
-  private readonly seen = new Map<string, Map<string, number>>();
+  private readonly held = new Map<string, LedgerDiagnostic[]>();
 
-  /** Records `current` as the file's full set and returns the ones beyond what was already seen. */
-  admit<T extends LedgerDiagnostic>(path: string, current: readonly T[]): T[] {
-    const before = this.seen.get(path) ?? new Map<string, number>();
-    const counts = new Map<string, number>();
-    const fresh: T[] = [];
-    for (const diagnostic of [...current].sort((a, b) => a.line - b.line)) {
-      const key = keyOf(diagnostic);
-      const count = (counts.get(key) ?? 0) + 1;
-      counts.set(key, count);
-      if (count > (before.get(key) ?? 0)) fresh.push(diagnostic);
-    }
-    if (counts.size === 0) this.seen.delete(path);
-    else this.seen.set(path, counts);
-    return fresh;
+  /** The file's errors and warnings after a checked write (none for a deleted file). */
+  record(path: string, rows: readonly LedgerDiagnostic[]): void {
+    if (rows.length === 0) this.held.delete(path);
+    else this.held.set(path, [...rows]);
   }
 
-  /** Everything the ledger holds now, per file: the diagnostics the agent has been told of and not yet seen fixed. */
+  /** Everything held now, per file, identical ones counted once. */
   findings(): { path: string; severity: string; code: string | null; message: string; count: number }[] {
-    return [...this.seen].flatMap(([path, counts]) =>
-      [...counts].map(([key, count]) => {
+    return [...this.held].flatMap(([path, rows]) =>
+      [...countByKey(rows)].map(([key, count]) => {
         const [severity, code, message] = JSON.parse(key) as [string, string | null, string];
         return { path, severity, code, message, count };
       }),
     );
   }
-
-  /** How many distinct diagnostics the ledger currently holds for a file. */
-  heldFor(path: string): number {
-    return [...(this.seen.get(path)?.values() ?? [])].reduce((sum, n) => sum + n, 0);
-  }
-}
-
-function keyOf(d: LedgerDiagnostic): string {
-  return JSON.stringify([d.severity, d.code ?? null, d.message]);
 }

@@ -1,16 +1,17 @@
-// Project-wide rename: prepareRename, rename, then the WorkspaceEdit written atomically and diagnosed.
+// Project-wide rename: prepareRename, rename, the edit checked through the servers in memory, then written atomically.
 import { existsSync } from "node:fs";
 import type { Range, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { ToolFailure } from "../answer/failure.ts";
 import { FolderSwapped, writeFilesAtomically } from "../workspace/atomic-write.ts";
-import { isInside, relativeToWorkdir } from "../workspace/paths.ts";
-import type { WriteOutcome } from "./after-write.ts";
-import { ServerGone } from "./client.ts";
+import { isInside, readFileInside, relativeToWorkdir } from "../workspace/paths.ts";
+import { ServerGone, type LanguageServerClient } from "./client.ts";
 import { closeDocument, syncDocument, uriOf } from "./documents.ts";
-import { pathOfUri } from "./present.ts";
+import { refuseBadName } from "./identifiers.ts";
+import { pathOfUri, type DiagnosticRow } from "./present.ts";
 import { locate } from "./queries.ts";
-import type { LanguageServices } from "./service.ts";
-import { planWorkspaceEdit } from "./workspace-edit.ts";
+import type { LanguageServerSupervisor } from "./supervisor.ts";
+import { planWorkspaceEdit, type PlannedEdit } from "./workspace-edit.ts";
+import { checkChange, type TextChange, type WriteOutcome } from "./write-check.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 
 export interface RenameOutcome {
@@ -19,14 +20,23 @@ export interface RenameOutcome {
   diagnostics: WriteOutcome;
 }
 
-export async function renameSymbol(
-  services: LanguageServices,
-  input: { file: string; line: number; symbol: string; new_name: string },
-  signal?: AbortSignal,
-): Promise<RenameOutcome> {
-  const target = await locate(services.supervisor, input.file, input.line, input.symbol, "rename");
+export interface RenameRequest {
+  file: string;
+  line: number;
+  symbol: string;
+  new_name: string;
+  /** Write it even if the check finds errors it would bring. */
+  force?: boolean;
+}
+
+/** Errors a refused rename lists. */
+const ERRORS_LISTED = 20;
+
+export async function renameSymbol(supervisor: LanguageServerSupervisor, input: RenameRequest, signal?: AbortSignal): Promise<RenameOutcome> {
+  const target = await locate(supervisor, input.file, input.line, input.symbol, "rename");
   const { client } = target.handle;
-  refuseForeignName(client.spec.id, input.new_name);
+  const name = input.symbol.replace(/#\d+$/, "");
+  refuseBadName(client.spec.id, input.new_name);
   const at = { textDocument: { uri: target.document.uri }, position: target.position };
   const provider = client.capabilities.renameProvider;
   if (!provider) throw new ToolFailure(`The ${client.spec.id} server does not offer rename.`);
@@ -46,6 +56,7 @@ export async function renameSymbol(
       throw new ToolFailure(`The ${client.spec.id} server refused the rename: ${(error as Error).message}`);
     }
     if (!answer || (!answer.changes && !answer.documentChanges)) throw new ToolFailure(`The ${client.spec.id} server found nothing to rename for ${JSON.stringify(input.symbol)} on line ${input.line}.`);
+    refuseOutside(supervisor, answer, name);
     return answer;
   };
   let edit = await requestRename();
@@ -54,20 +65,34 @@ export async function renameSymbol(
   // ranges land wrong ("Cutfunc Extra3("). Every file the edit touches is opened with its disk text
   // and the rename asked again, until the files it touches are all ones the server holds current.
   for (let round = 0; round < RENAME_SYNC_ROUNDS; round++) {
-    const unopened = editedUris(edit).filter((uri) => !client.documents.has(uri));
+    const unopened = editedUris(edit, "text").filter((uri) => !client.documents.has(uri));
     if (unopened.length === 0) break;
     for (const uri of unopened) {
       const path = pathOfUri(uri);
-      if (isInside(services.workdir, path) && existsSync(path)) await syncDocument(client, services.workdir, path);
+      if (isInside(supervisor.workdir, path) && existsSync(path)) await syncDocument(client, supervisor.workdir, path);
     }
     edit = await requestRename();
   }
-  const plan = planWorkspaceEdit(services.workdir, edit);
+  const plan = planWorkspaceEdit(supervisor.workdir, edit);
+  const changes = textChanges(supervisor.workdir, plan);
+  // Checked before anything is written: the servers get the renamed texts in memory.
+  const diagnostics = await checkChange(supervisor, changes, { inMemory: true, signal });
+  const errors = diagnostics.new.filter((d) => d.severity === "error");
+  if (errors.length && !input.force) {
+    await restore(supervisor, client, changes);
+    throw new ToolFailure(
+      `The rename of ${name} to ${input.new_name} was not written: checked through the ${client.spec.id} server before writing, it would bring ${errors.length} error(s) that were not there:\n` +
+        errors.slice(0, ERRORS_LISTED).map((d) => `  ${errorLine(d)}`).join("\n") +
+        `${errors.length > ERRORS_LISTED ? `\n  (${ERRORS_LISTED} of ${errors.length} shown)` : ""}\nPick another name, or pass force: true to write it anyway.`,
+      { errors },
+    );
+  }
   try {
     await writeFilesAtomically([...plan.writes].map(([path, content]) => ({ path, content })), plan.removals);
   } catch (error) {
+    await restore(supervisor, client, changes);
     if (error instanceof FolderSwapped) {
-      const moved = error.paths.map((p) => relativeToWorkdir(services.workdir, p));
+      const moved = error.paths.map((p) => relativeToWorkdir(supervisor.workdir, p));
       throw new ToolFailure(
         `The rename was not applied and nothing was written: a folder on the way to ${moved.map(shownPath).join(", ")} was replaced by a symlink while the rename ran. Check the tree and run lsp_rename again.`,
         { moved },
@@ -79,30 +104,65 @@ export async function renameSymbol(
     closeDocument(client, from);
     client.notify("workspace/didRenameFiles", { files: [{ oldUri: uriOf(from), newUri: uriOf(to) }] });
   }
+  // The servers hold the new texts already; this records the disk's stamps (and re-sends a file a
+  // query reverted to its disk text between the check and the write).
+  for (const path of plan.writes.keys()) await syncDocument(client, supervisor.workdir, path, { save: true }).catch(() => undefined);
   const changed = [...plan.writes.keys(), ...plan.removals];
-  const diagnostics = await services.afterWrite(changed, signal);
-  return {
-    files: changed.map((p) => relativeToWorkdir(services.workdir, p)).sort(),
-    edits: countEdits(edit),
-    diagnostics,
-  };
+  return { files: changed.map((p) => relativeToWorkdir(supervisor.workdir, p)).sort(), edits: countEdits(edit), diagnostics };
+}
+
+/** Each file the plan writes or removes, with its text now (the disk's) and after. */
+function textChanges(workdir: string, plan: PlannedEdit): TextChange[] {
+  const onDisk = (path: string) => (existsSync(path) ? readFileInside(workdir, path).toString("utf8") : null);
+  return [...[...plan.writes].map(([path, after]) => ({ path, before: onDisk(path), after })), ...plan.removals.map((path) => ({ path, before: onDisk(path), after: null }))];
+}
+
+/** A refused (or failed) rename: the servers get the disk's texts back. */
+async function restore(supervisor: LanguageServerSupervisor, client: LanguageServerClient, changes: readonly TextChange[]): Promise<void> {
+  const back = [];
+  for (const change of changes) {
+    if (change.before === null) {
+      closeDocument(client, change.path);
+      back.push({ path: change.path, kind: "deleted" as const });
+      continue;
+    }
+    const open = client.documents.get(uriOf(change.path));
+    if (open) open.stamp = ""; // read again from disk
+    await syncDocument(client, supervisor.workdir, change.path).catch(() => closeDocument(client, change.path));
+    if (change.after === null) back.push({ path: change.path, kind: "created" as const });
+  }
+  if (back.length) client.notifyFileChanges(back);
 }
 
 /**
- * `$` and a leading `#` (a private field) belong to TypeScript and JavaScript names only: pyright
- * wrote `def add$2(`, 13 new errors.
+ * An edit that reaches a file outside the workdir renames a symbol declared there (the standard
+ * library, a dependency): refused in those words, not as a path outside the workspace.
  */
-function refuseForeignName(server: string, name: string): void {
-  if (server === "typescript" || !/[$#]/.test(name)) return;
-  throw new ToolFailure(`new_name ${JSON.stringify(name)} is not a ${server} identifier: $ and # belong to JavaScript and TypeScript names. Use letters, digits and _.`);
+function refuseOutside(supervisor: LanguageServerSupervisor, edit: WorkspaceEdit, name: string): void {
+  const lines = supervisor.lines();
+  const outside = editedUris(edit).map((uri) => lines.whereabouts(pathOfUri(uri))).filter((where) => !where.inside);
+  if (outside.length === 0) return;
+  throw new ToolFailure(
+    `${name} is defined outside the workspace (${outside[0]!.shown}${outside.length > 1 ? ` and ${outside.length - 1} other file(s)` : ""}); rename it where it is declared. Nothing was changed.`,
+  );
+}
+
+function errorLine(d: DiagnosticRow): string {
+  return `${d.path}:${d.line}: ${d.severity}${d.code ? ` ${d.code}` : ""}: ${d.message.split("\n")[0]}`;
 }
 
 /** Renames asked again at most this many times, each after opening the files the last one touched. */
 const RENAME_SYNC_ROUNDS = 2;
 
-/** The documents whose text an edit changes. */
-function editedUris(edit: WorkspaceEdit): string[] {
-  if (edit.documentChanges) return edit.documentChanges.flatMap((change) => ("textDocument" in change ? [change.textDocument.uri] : []));
+/** The documents whose text an edit changes, and (unless only `text`) those it creates, renames or deletes. */
+function editedUris(edit: WorkspaceEdit, only?: "text"): string[] {
+  if (edit.documentChanges) {
+    return edit.documentChanges.flatMap((change) => {
+      if ("textDocument" in change) return [change.textDocument.uri];
+      if (only) return [];
+      return change.kind === "rename" ? [change.oldUri, change.newUri] : [change.uri];
+    });
+  }
   return Object.keys(edit.changes ?? {});
 }
 

@@ -1,10 +1,13 @@
-// The language-server resource of one run: the supervisor, the run's DiagnosticLedger and the workdir watcher.
+// The language-server resource of one run: the supervisor, the workdir watcher and what the checkout held when the run began.
 import type { LanguageServerSettings } from "../config/resources/language-servers.ts";
-import { diagnosticsAfterWrite, type WriteOutcome } from "./after-write.ts";
+import { diagnosticsAfterWrite } from "./after-write.ts";
+import { CheckoutRecord } from "./checkout.ts";
 import { DiagnosticLedger } from "./ledger.ts";
 import { OutsideChanges } from "./outside-changes.ts";
 import { LanguageServerSupervisor, type SupervisorOptions } from "./supervisor.ts";
 import { WorkdirWatcher } from "./workdir-watch.ts";
+import type { WriteOutcome } from "./write-check.ts";
+import { describeWriteOutcome } from "./write-report.ts";
 
 export interface LanguageServiceOptions extends SupervisorOptions {
   /** Folders inside the workdir that are never watched (the run's state dir). */
@@ -13,10 +16,12 @@ export interface LanguageServiceOptions extends SupervisorOptions {
 
 export class LanguageServices {
   readonly supervisor: LanguageServerSupervisor;
-  /** One per run: what the agent has already been told, shared by writes, rename and resolve. */
-  readonly ledger = new DiagnosticLedger();
   readonly watcher: WorkdirWatcher;
-  private readonly outside: OutsideChanges;
+  /** What each file held when the run began: a first write of a file is compared with it. */
+  readonly checkout: CheckoutRecord;
+  readonly outside: OutsideChanges;
+  /** What the agent has been told of after its writes and not yet seen fixed (the run console shows it). */
+  readonly ledger = new DiagnosticLedger();
 
   constructor(workdir: string, settings: LanguageServerSettings = {}, options: LanguageServiceOptions = {}) {
     const { ignored, ...supervisorOptions } = options;
@@ -25,7 +30,10 @@ export class LanguageServices {
     this.supervisor.watch = this.watcher;
     this.outside = new OutsideChanges(this.supervisor);
     this.watcher.onChange((changes) => this.outside.apply(changes));
-    // After the ready line: the walk is asynchronous, and nothing needs it before the first call.
+    this.checkout = new CheckoutRecord(this.supervisor.workdir);
+    // git lists what differs from its index at once: a file the agent writes before that ran would
+    // count as changed before the run, its text then unknown. The walk comes after the ready line.
+    this.checkout.start();
     setTimeout(() => void this.watcher.start(), 0).unref?.();
   }
 
@@ -35,7 +43,12 @@ export class LanguageServices {
 
   /** The diagnostics-on-write path: what the harness's write wrappers, lsp_rename and resolve call. */
   afterWrite(paths: readonly string[], signal?: AbortSignal): Promise<WriteOutcome> {
-    return diagnosticsAfterWrite(this.supervisor, this.ledger, paths, signal);
+    return diagnosticsAfterWrite(this, paths, signal);
+  }
+
+  /** The note `resolve` folds into its answer: always says whether the write was checked and what it found. */
+  async noteAfterWrite(paths: readonly string[]): Promise<string> {
+    return describeWriteOutcome(await this.afterWrite(paths), { always: true });
   }
 
   /** One line for `lsp status`: what the watcher covers. */

@@ -1,7 +1,7 @@
 // One watcher over the workdir: files created, changed or deleted by anyone (a shell, git, a formatter) reach the servers.
 import { watch, type FSWatcher } from "node:fs";
 import { lstat, readdir, realpath } from "node:fs/promises";
-import { join, sep } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { isInside } from "../workspace/paths.ts";
 import { SKIPPED_FOLDERS } from "../workspace/project-roots.ts";
 
@@ -13,6 +13,8 @@ export const WATCH_SETTLE_MS = 40;
  * `lsp status` says so.
  */
 export const WATCHED_FOLDERS_MAX = 8_000;
+/** Files the first walk remembers, to tell a file a write created from one that was there before. */
+const FILES_REMEMBERED = 200_000;
 
 export type ChangeKind = "created" | "changed" | "deleted";
 
@@ -42,6 +44,8 @@ export class WorkdirWatcher {
   private deliveriesPending = 0;
   private walked: Promise<void> | undefined;
   private walkDone = false;
+  /** Every file the first walk found; undefined once there were too many to remember. */
+  private filesAtStart: Set<string> | undefined = new Set();
   private closed = false;
   /** Folders left unwatched because the cap was reached (0 when all are watched). */
   unwatched = 0;
@@ -105,6 +109,16 @@ export class WorkdirWatcher {
     return false;
   }
 
+  /**
+   * Whether the file was there when the first walk passed (in a watched folder): a file a write
+   * creates has no text before it. Unknown (undefined) before the walk is done, for a file in a
+   * skipped folder, or when there were too many files to remember.
+   */
+  existedAtStart(path: string): boolean | undefined {
+    if (!this.walkDone || !this.filesAtStart || !this.folders.has(dirname(path))) return undefined;
+    return this.filesAtStart.has(path);
+  }
+
   close(): void {
     this.closed = true;
     clearTimeout(this.flushTimer);
@@ -130,12 +144,19 @@ export class WorkdirWatcher {
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isSymbolicLink()) await this.noteLink(path);
+      else if (entry.isFile()) this.rememberFile(path);
       else if (entry.isDirectory()) {
         if (entry.name === "node_modules") await this.noteLinksIn(path);
         else if (!this.skips(entry.name, path)) below.push(path);
       }
     }
     for (const path of below) await this.walkFolder(path);
+  }
+
+  private rememberFile(path: string): void {
+    if (this.walkDone || !this.filesAtStart) return;
+    if (this.filesAtStart.size >= FILES_REMEMBERED) this.filesAtStart = undefined;
+    else this.filesAtStart.add(path);
   }
 
   private skips(name: string, path: string): boolean {

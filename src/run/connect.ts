@@ -6,7 +6,6 @@ import type { ConnectContext } from "../host/connect-context.ts";
 import type { Lifecycle } from "../host/lifecycle.ts";
 import type { RuntimePrimitives } from "../host/runtime.ts";
 import * as kernel from "../kernel/connect.ts";
-import { describeWriteOutcome } from "../lsp/after-write.ts";
 import * as lsp from "../lsp/connect.ts";
 import * as questions from "../questions/connect.ts";
 import * as syntax from "../syntax/connect.ts";
@@ -43,5 +42,5 @@ export function connectResources(settings: RunSettings, runtime: RuntimePrimitiv
  */
 function reportDiagnosticsAfterStructuralWrites({ syntax, languageServers }: RunResources): void {
   if (!syntax || !languageServers) return;
-  syntax.writeHooks.add(async (paths) => describeWriteOutcome(await languageServers.afterWrite(paths)) || undefined);
+  syntax.writeHooks.add((paths) => languageServers.noteAfterWrite(paths));
 }

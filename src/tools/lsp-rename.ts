@@ -1,8 +1,8 @@
-// The `lsp_rename` tool: a project-wide rename written atomically, with the diagnostics it caused (write tier).
+// The `lsp_rename` tool: a project-wide rename checked before it is written, then written atomically (write tier).
 import * as v from "valibot";
-import { describeWriteOutcome } from "../lsp/after-write.ts";
 import { renameSymbol } from "../lsp/rename.ts";
 import type { LanguageServices } from "../lsp/service.ts";
+import { describeWriteOutcome } from "../lsp/write-report.ts";
 import { defineTool, type Tool } from "../tool/define.ts";
 import description from "./lsp-rename.txt" with { type: "text" };
 import { shownPath } from "../workspace/shown-path.ts";
@@ -26,19 +26,22 @@ const input = v.strictObject({
   ),
   new_name: v.pipe(
     v.string("expected the new name"),
-    v.description("The new name: an identifier (letters, digits and _, not starting with a digit)."),
-    // Servers differ: gopls and clangd refuse `1abc`, tsserver and pyright write it. Which
-    // characters a name may hold depends on the language; renameSymbol checks that.
+    v.description("The new name: an identifier of the file's language (not a keyword); a name the rename would make collide is refused."),
+    // The shape every language shares; which names a language takes (keywords, $) renameSymbol checks.
     v.regex(/^#?[\p{L}_$][\p{L}\p{N}_$]*$/u, "expected an identifier: letters, digits and _, not starting with a digit"),
   ),
+  force: v.optional(v.pipe(v.boolean("expected true or false"), v.description("true: write the rename even when checking it through the server found errors it would bring (they are listed)."))),
 });
 
+const row = v.record(v.string(), v.unknown());
 const output = v.object({
   files: v.array(v.string()),
   edits: v.number(),
   diagnostics: v.object({
     status: v.picklist(["fresh", "timed_out", "unsupported"]),
-    new: v.array(v.record(v.string(), v.unknown())),
+    new: v.array(row),
+    fixed: v.number(),
+    already: v.number(),
   }),
 });
 
@@ -51,15 +54,20 @@ export function lspRenameTool(services: LanguageServices): Tool {
     input,
     output,
     async run(args, ctx) {
-      const outcome = await renameSymbol(services, args, ctx.signal);
+      const outcome = await renameSymbol(services.supervisor, args, ctx.signal);
       const summary = `Renamed ${args.symbol.replace(/#\d+$/, "")} to ${args.new_name}: ${outcome.edits} edit(s) in ${outcome.files.length} file(s): ${outcome.files.map(shownPath).join(", ")}.`;
-      const diagnostics = describeWriteOutcome(outcome.diagnostics);
+      const { diagnostics } = outcome;
       return {
-        text: diagnostics ? `${summary}\n${diagnostics}` : summary,
+        text: `${summary}\n${describeWriteOutcome(diagnostics, { always: true })}`.trimEnd(),
         data: {
           files: outcome.files,
           edits: outcome.edits,
-          diagnostics: { status: outcome.diagnostics.status, new: outcome.diagnostics.new.map((d) => ({ ...d })) },
+          diagnostics: {
+            status: diagnostics.status,
+            new: diagnostics.new.map((d) => ({ ...d })),
+            fixed: diagnostics.files.reduce((n, f) => n + f.fixed, 0),
+            already: diagnostics.files.reduce((n, f) => n + f.already, 0),
+          },
         },
         written: outcome.files,
       };

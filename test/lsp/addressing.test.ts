@@ -1,7 +1,7 @@
-// Line + symbol addressing, the ledger and text edits: the pure parts of the LSP domain.
+// Line + symbol addressing, comparing diagnostics and text edits: the pure parts of the LSP domain.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { DiagnosticLedger } from "../../src/lsp/ledger.ts";
+import { compareDiagnostics } from "../../src/lsp/ledger.ts";
 import { resolveSymbolColumn } from "../../src/lsp/position.ts";
 import { applyTextEdits, planWorkspaceEdit } from "../../src/lsp/workspace-edit.ts";
 import { ToolFailure } from "../../src/answer/failure.ts";
@@ -58,24 +58,18 @@ describe("resolveSymbolColumn turns a symbol on a line into a UTF-16 column", ()
   });
 });
 
-describe("DiagnosticLedger reports only what is new, ignoring position", () => {
+describe("compareDiagnostics tells new from fixed from already there, ignoring position", () => {
   const error = (line: number, message = "Cannot find name 'nope'.") => ({ path: "a.ts", line, severity: "error", code: "2304", message });
 
-  test("introduced once, moved silently, a second copy is new, fixing clears so it can return", () => {
-    const ledger = new DiagnosticLedger();
-    expect(ledger.admit("/w/a.ts", [error(3)])).toEqual([error(3)]);
-    expect(ledger.admit("/w/a.ts", [error(3)])).toEqual([]);
-    expect(ledger.admit("/w/a.ts", [error(7)])).toEqual([]);
-    expect(ledger.admit("/w/a.ts", [error(7), error(9)])).toHaveLength(1);
-    expect(ledger.admit("/w/a.ts", [])).toEqual([]);
-    expect(ledger.heldFor("/w/a.ts")).toBe(0);
-    expect(ledger.admit("/w/a.ts", [error(2)])).toEqual([error(2)]);
-  });
-
-  test("the same message in another file is its own diagnostic", () => {
-    const ledger = new DiagnosticLedger();
-    ledger.admit("/w/a.ts", [error(1)]);
-    expect(ledger.admit("/w/b.ts", [error(1)])).toHaveLength(1);
+  test.each([
+    ["introduced", [], [error(3)], { new: [error(3)], fixed: [], already: [] }],
+    ["unchanged", [error(3)], [error(3)], { new: [], fixed: [], already: [error(3)] }],
+    ["moved four lines down: the same one", [error(3)], [error(7)], { new: [], fixed: [], already: [error(7)] }],
+    ["a second identical one is new", [error(7)], [error(7), error(9)], { new: [error(9)], fixed: [], already: [error(7)] }],
+    ["fixed", [error(7)], [], { new: [], fixed: [error(7)], already: [] }],
+    ["another message is another diagnostic", [error(1)], [error(1, "Cannot find name 'other'.")], { new: [error(1, "Cannot find name 'other'.")], fixed: [error(1)], already: [] }],
+  ] as const)("%s", (_name, before, after, expected) => {
+    expect(compareDiagnostics(before, after)).toEqual(expected as never);
   });
 });
 

@@ -1,6 +1,6 @@
 // The project checkers' output parsers, table-driven on output captured from each tool's format.
 import { describe, expect, test } from "bun:test";
-import { describeWriteOutcome } from "../../src/lsp/after-write.ts";
+import { describeWriteOutcome } from "../../src/lsp/write-report.ts";
 import { BUILTIN_SERVERS } from "../../src/lsp/catalog.ts";
 import { parseCheckerOutput, runChecker } from "../../src/lsp/checkers.ts";
 import type { LaunchContext, Trust } from "../../src/lsp/launch.ts";
@@ -94,7 +94,8 @@ describe("the few lines a harness appends to a write's result", () => {
     const text = describeWriteOutcome({
       status: "fresh",
       new: [{ path: "c/buf.c", line: 3, severity: "error", message: "conflicting types for 'f'\n/tmp/w/c/include/buf.h:5:5: note: previous declaration" }],
-      files: [{ path: "c/buf.c", status: "fresh", new: [] }],
+      files: [{ path: "c/buf.c", status: "fresh", new: [], already: 0, fixed: 0 }],
+      uncompared: 0,
     });
     expect(text).toBe("1 new diagnostic after this write:\n  c/buf.c:3: error: conflicting types for 'f'\n    /tmp/w/c/include/buf.h:5:5: note: previous declaration");
   });

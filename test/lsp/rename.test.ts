@@ -16,7 +16,7 @@ describe("lsp_rename", () => {
     expect(r.isError).toBe(false);
     expect(r.data.files).toEqual(["src/main.ts", "src/shapes.ts"]);
     expect(r.text).not.toContain("diagnostics timed out");
-    expect(r.data.diagnostics).toEqual({ status: "fresh", new: [] });
+    expect(r.data.diagnostics).toEqual({ status: "fresh", new: [], already: 0, fixed: 0 });
     expect(await readFile(join(dir.path, "src/main.ts"), "utf8")).toContain('import { Disc, totalArea } from "./shapes.js";\n\nconst circle = new Disc(2);');
     expect(await readFile(join(dir.path, "src/shapes.ts"), "utf8")).toContain("export class Disc implements Shape {");
     // The server saw the new text: a query on the renamed symbol works at once.
@@ -35,7 +35,7 @@ describe("lsp_rename", () => {
     expect(await readFile(join(dir.path, "pkg/app.py"), "utf8")).toContain("from pkg.geometry import Rectangle, twice_area\n");
     expect(await readFile(join(dir.path, "pkg/geometry.py"), "utf8")).toContain("def twice_area(shape: Rectangle) -> float:");
     // Every renamed file reached pyright before any was checked: the importer's old name is no error.
-    expect(r.data.diagnostics).toEqual({ status: "fresh", new: [] });
+    expect(r.data.diagnostics).toEqual({ status: "fresh", new: [], already: 0, fixed: 0 });
   });
 
   test("a file changed on disk after the server opened it is renamed on its current text", async () => {
@@ -91,7 +91,7 @@ describe("lsp_rename", () => {
     await using t = await startTestRun(dir.path, LSP_CONFIG);
     const r = await call(await t.client(), "lsp_rename", { file: "pkg/geometry.py", line: 12, symbol: "double_area", new_name: "double$area" });
     expect(r.isError).toBe(true);
-    expect(r.text).toBe('new_name "double$area" is not a python identifier: $ and # belong to JavaScript and TypeScript names. Use letters, digits and _.');
+    expect(r.text).toBe('new_name "double$area" is not a Python identifier: use letters, digits and _, not starting with a digit. Nothing was changed.');
     expect(await readFile(join(dir.path, "pkg/geometry.py"), "utf8")).toContain("def double_area(shape: Rectangle) -> float:");
   });
 

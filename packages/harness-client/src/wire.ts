@@ -95,8 +95,24 @@ export interface DiagnosticRow {
 export interface AfterWriteAnswer {
   /** The least fresh of the files: `fresh` only when every file's diagnostics arrived. */
   status: Freshness;
+  /** Only what the write caused: errors already in a file before it are counted in `already`, not listed. */
   new: DiagnosticRow[];
-  files: { path: string; status: Freshness; reason?: string; new: DiagnosticRow[] }[];
+  files: {
+    path: string;
+    status: Freshness;
+    reason?: string;
+    /** What the file was compared with: the server's copy, git's, none (created), or nothing known. */
+    baseline?: "server" | "checkout" | "created" | "unknown";
+    new: DiagnosticRow[];
+    /** Errors and warnings there before the write too. */
+    already: number;
+    /** Errors and warnings the write fixed. */
+    fixed: number;
+    /** With no text before the write known: its diagnostics, of which nobody can say which are new. */
+    unverified?: DiagnosticRow[];
+  }[];
+  /** Other files whose diagnostics changed with no earlier record to compare with (not listed). */
+  uncompared: number;
   /** Ready to append to the write's result; empty when there is nothing to say. */
   text: string;
 }
