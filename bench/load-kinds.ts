@@ -17,11 +17,16 @@ export interface Kind {
 
 /** The kinds over a workdir holding this repository's sources (the fixture). */
 export function loadKinds(workdir: string): Kind[] {
-  const fixtureLine = (file: string, needle: string) => readFileSync(join(workdir, file), "utf8").split("\n").findIndex((l) => l.includes(needle)) + 1;
+  // A fixture line that moved away would send line 0 and measure only refusals: fail at once instead.
+  const fixtureLine = (file: string, needle: string) => {
+    const line = readFileSync(join(workdir, file), "utf8").split("\n").findIndex((l) => l.includes(needle)) + 1;
+    if (line === 0) throw new Error(`bench/load-kinds.ts: ${file} no longer holds ${JSON.stringify(needle)}; point the fixture at a line that exists`);
+    return line;
+  };
   const hoverFile = "src/tool/budget.ts";
   const hoverLine = fixtureLine(hoverFile, "export function capList");
   const definitionFile = "src/run/start.ts";
-  const definitionLine = fixtureLine(definitionFile, "const services = connectServices(");
+  const definitionLine = fixtureLine(definitionFile, "const services = connectResources(");
   const evalCall = (language: "python" | "javascript") => (client: Client, session: number, sequence: number) => {
     const code = language === "python" ? `_seen.append(${session * 1e6 + sequence}); len(_seen)` : `globalThis.seen.push(${session * 1e6 + sequence}); seen.length`;
     return client.callTool({ name: "eval", arguments: { code, description: "load bench cell counting its calls", language } }, undefined, {
@@ -53,7 +58,7 @@ export function loadKinds(workdir: string): Kind[] {
       surfaces: ["default", "plan"],
       weight: 1,
       call: (c) =>
-        c.callTool({ name: "lsp", arguments: { action: "definition", file: definitionFile, line: definitionLine, symbol: "connectServices" } }, undefined, {
+        c.callTool({ name: "lsp", arguments: { action: "definition", file: definitionFile, line: definitionLine, symbol: "connectResources" } }, undefined, {
           timeout: CALL_TIMEOUT_MS,
         }),
     },
