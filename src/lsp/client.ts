@@ -274,12 +274,20 @@ export class LanguageServerClient {
    * with its syntax server on answers references with the declaration alone while loading.)
    */
   async query<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> {
-    await this.progressDrained(signal);
-    const startsBefore = this.progressStarts;
-    const answer = await this.request<R>(method, params, signal);
-    if (this.activeProgress.size === 0 && this.progressStarts === startsBefore) return answer;
-    await this.progressDrained(signal);
-    return this.request<R>(method, params, signal);
+    // The whole query counts as in flight, its waits for indexing too: idle shutdown (1 s in a test,
+    // on a loaded box) stopped a restarted server while its first query waited for its project.
+    this.inFlight += 1;
+    try {
+      await this.progressDrained(signal);
+      const startsBefore = this.progressStarts;
+      const answer = await this.request<R>(method, params, signal);
+      if (this.activeProgress.size === 0 && this.progressStarts === startsBefore) return answer;
+      await this.progressDrained(signal);
+      return await this.request<R>(method, params, signal);
+    } finally {
+      this.inFlight -= 1;
+      this.lastActivity = Date.now();
+    }
   }
 
   /** Resolves once no work-done progress is running, or after INDEXING_WAIT_MS (whichever is first). */

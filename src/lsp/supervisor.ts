@@ -351,7 +351,8 @@ export class LanguageServerSupervisor {
     entry.idleTimer = setTimeout(() => {
       const client = entry.client;
       const quietFor = Date.now() - (client?.lastActivity ?? 0);
-      if (client && (client.inFlight > 0 || quietFor < this.idleShutdownMs)) {
+      // A server still loading its project (work-done progress running) is not idle: it is working.
+      if (client && (client.inFlight > 0 || client.activeProgress.size > 0 || quietFor < this.idleShutdownMs)) {
         this.touch(entry, Math.max(this.idleShutdownMs - quietFor, 100));
         return;
       }
