@@ -8,7 +8,7 @@ import { diagnosticsUnavailable } from "./launch.ts";
 import { syncDocument } from "./documents.ts";
 import { diagnosticLine, diagnosticRow, isErrorOrWarning, placeLine, type DiagnosticRow } from "./present.ts";
 import { checkProjects } from "./project-check.ts";
-import { codeActions, hover, locate, navigate, refuseWhileIndexing } from "./queries.ts";
+import { codeActions, hover, locate, navigate, refuseWhereNoSymbol, refuseWhileIndexing } from "./queries.ts";
 import type { LanguageServices } from "./service.ts";
 import { documentOutline, workspaceSymbols, type SymbolRow } from "./symbols.ts";
 
@@ -61,6 +61,7 @@ export async function answerLspCall(services: LanguageServices, call: LspCall, s
     case "references": {
       const target = await locate(supervisor, need("file"), call.line, call.symbol, action);
       const rows = await navigate(target, action, signal);
+      if (rows.length === 0) await refuseWhereNoSymbol(target, call.symbol!, call.line!, signal);
       const page = paged(rows, call.offset, action === "references" ? REFERENCES_CAP : LOCATIONS_CAP);
       const head = rows.length ? "" : `No ${action.replace("_", " ")} found for ${call.symbol} on line ${call.line}.`;
       return listed(action, page, page.items.map(placeLine), head);

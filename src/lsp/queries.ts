@@ -5,7 +5,7 @@ import { resolveInWorkdir } from "../workspace/paths.ts";
 import type { LanguageServerClient } from "./client.ts";
 import { collectDiagnostics } from "./diagnostics.ts";
 import { syncDocument, type SyncedDocument } from "./documents.ts";
-import { resolveSymbolColumn, splitLines } from "./position.ts";
+import { occurrences, resolveSymbolColumn, splitLines } from "./position.ts";
 import { placesOf, type PlaceRow } from "./present.ts";
 import type { LanguageServerSupervisor, ServerHandle } from "./supervisor.ts";
 
@@ -64,6 +64,40 @@ export async function navigate(target: Target, action: keyof typeof NAVIGATION_M
   const rows = placesOf(answer, target.supervisor.lines());
   if (rows.length === 0) refuseWhileIndexing(client);
   return rows;
+}
+
+/** Other lines of the file an empty answer names, at most this many. */
+const ELSEWHERE_LISTED = 3;
+
+/**
+ * An empty navigation answer is "none found" only where the server knows a symbol: at a name in a
+ * comment or a string it knows nothing (ky's `KyError` on a doc-comment line was "No references
+ * found"). Asked for hover at the same place; when that is empty too, the answer is an error that
+ * names the lines nearest to it where the name occurs.
+ */
+export async function refuseWhereNoSymbol(target: Target, symbol: string, line: number, signal?: AbortSignal): Promise<void> {
+  const { client } = target.handle;
+  if (!client.capabilities.hoverProvider) return;
+  let text = "";
+  try {
+    text = await hover(target, signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return; // no second opinion: the empty answer stands as it was
+  }
+  if (text) return;
+  const bare = symbol.replace(/#\d+$/, "");
+  const lines = splitLines(target.document.text);
+  const elsewhere = lines
+    .map((text, i) => ({ line: i + 1, text }))
+    .filter((l) => l.line !== line && occurrences(l.text, bare).length > 0)
+    .sort((a, b) => Math.abs(a.line - line) - Math.abs(b.line - line))
+    .slice(0, ELSEWHERE_LISTED)
+    .sort((a, b) => a.line - b.line);
+  const hint = elsewhere.length
+    ? ` It also occurs on line${elsewhere.length > 1 ? "s" : ""} ${elsewhere.map((l) => `${l.line} (${JSON.stringify(l.text.trim().slice(0, 80))})`).join(", ")}; point at a line where it is code.`
+    : ` It occurs on no other line of the file; point at a line where it is code, or search with symbols and query.`;
+  throw new ToolFailure(`The ${client.spec.id} server knows no symbol at ${bare} on line ${line} (no definition, references or hover there): a name in a comment or a string is not one.${hint}`);
 }
 
 export async function hover(target: Target, signal?: AbortSignal): Promise<string> {
