@@ -7,12 +7,13 @@ import { collectDiagnostics } from "./diagnostics.ts";
 import { diagnosticsUnavailable } from "./launch.ts";
 import { syncDocument } from "./documents.ts";
 import { diagnosticLine, diagnosticRow, isErrorOrWarning, placeLine, type DiagnosticRow } from "./present.ts";
+import { calls, type CallRow } from "./calls.ts";
 import { checkProjects } from "./project-check.ts";
 import { codeActions, hover, locate, navigate, refuseWhereNoSymbol, refuseWhileIndexing } from "./queries.ts";
 import type { LanguageServices } from "./service.ts";
 import { documentOutline, workspaceSymbols, type SymbolRow } from "./symbols.ts";
 
-export const ACTIONS = ["diagnostics", "definition", "type_definition", "implementation", "references", "hover", "symbols", "code_actions", "status", "reload"] as const;
+export const ACTIONS = ["diagnostics", "definition", "type_definition", "implementation", "references", "calls", "hover", "symbols", "code_actions", "status", "reload"] as const;
 export type LspAction = (typeof ACTIONS)[number];
 
 /** Rows per page of references; `offset` pages on. */
@@ -29,6 +30,8 @@ export interface LspCall {
   line?: number;
   symbol?: string;
   query?: string;
+  /** For calls: the calls into the function, or out of it. */
+  direction?: "incoming" | "outgoing";
   /** Rows to skip, for the next page of a capped list. */
   offset?: number;
 }
@@ -65,6 +68,14 @@ export async function answerLspCall(services: LanguageServices, call: LspCall, s
       const page = paged(rows, call.offset, action === "references" ? REFERENCES_CAP : LOCATIONS_CAP);
       const head = rows.length ? "" : `No ${action.replace("_", " ")} found for ${call.symbol} on line ${call.line}.`;
       return listed(action, page, page.items.map(placeLine), head);
+    }
+    case "calls": {
+      if (call.direction === undefined) throw new ToolFailure(`calls needs direction: "incoming" (who calls it) or "outgoing" (what it calls), e.g. {"action": "calls", "file": "src/a.ts", "line": 12, "symbol": "parse", "direction": "incoming"}.`);
+      const target = await locate(supervisor, need("file"), call.line, call.symbol, action);
+      const rows = await calls(target, call.direction, signal);
+      const page = paged(rows, call.offset, REFERENCES_CAP);
+      const none = `No ${call.direction} calls found for ${call.symbol} on line ${call.line}.`;
+      return listed(action, page, page.items.map(callLine), rows.length ? "" : none);
     }
     case "hover": {
       const target = await locate(supervisor, need("file"), call.line, call.symbol, action);
@@ -194,6 +205,10 @@ function withNotes(answer: LspAnswer, notes: readonly string[]): LspAnswer {
   answer.text = `${answer.text}\n${notes.map((note) => `note: ${note}`).join("\n")}`;
   answer.data.note = [answer.data.note, ...notes].filter(Boolean).join("; ");
   return answer;
+}
+
+function callLine(c: CallRow): string {
+  return `${placeLine(c)}  [${c.kind} ${c.name}]`;
 }
 
 function symbolLine(s: SymbolRow): string {

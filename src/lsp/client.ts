@@ -98,6 +98,8 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
     definition: { linkSupport: true },
     typeDefinition: { linkSupport: true },
     implementation: { linkSupport: true },
+    // typescript-language-server offers the call hierarchy only to a client that says it reads one.
+    callHierarchy: { dynamicRegistration: false },
     references: {},
     documentSymbol: { hierarchicalDocumentSymbolSupport: true },
     rename: { prepareSupport: true },

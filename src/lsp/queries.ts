@@ -139,6 +139,7 @@ const OFFERED_ACTIONS = [
   ["symbols", "documentSymbolProvider"],
   ["implementation", "implementationProvider"],
   ["type_definition", "typeDefinitionProvider"],
+  ["calls", "callHierarchyProvider"],
 ] as const;
 
 /** A server that does not offer the action (sql-language-server has no hover) is said to, with what it does offer. */

@@ -36,6 +36,12 @@ const input = v.strictObject({
       v.description("With symbols: the name (or part of it) to search the workspace's symbols for."),
     ),
   ),
+  direction: v.optional(
+    v.pipe(
+      v.picklist(["incoming", "outgoing"], 'expected "incoming" or "outgoing"'),
+      v.description('With calls: "incoming" lists the calls into the function (its callers), "outgoing" the calls it makes.'),
+    ),
+  ),
   offset: v.optional(
     v.pipe(
       v.number("expected a row count"),
