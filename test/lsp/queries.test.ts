@@ -123,7 +123,7 @@ describe("Python", () => {
     expect(type.text).toContain("pkg/geometry.py:1:7: class Rectangle:");
     // pyright has no implementation provider; the answer says so instead of an empty list.
     const implementation = await lsp({ action: "implementation", file: "pkg/app.py", line: 4, symbol: "area" });
-    expect(implementation.text).toBe("The python server does not offer implementation. It offers definition, references, hover, symbols, type_definition.");
+    expect(implementation.text).toBe("The python server does not offer implementation. It offers definition, references, hover, symbols, type_definition, calls.");
   });
 
   test("symbols by file and by query", async () => {
