@@ -167,3 +167,19 @@ describe("a file reverted outside and changed again", () => {
     expect(again.new).toEqual([expect.objectContaining({ path: "src/shapes.ts", code: "2322" })]);
   });
 });
+
+describe("a fix is said to be one", () => {
+  test("Python: resolve writes a fix and its answer says it was checked and what it fixed, never an empty note", async () => {
+    requireBinary("pyright-langserver", "npm i -D pyright");
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": '[project]\nname = "w"\nversion = "0"\n', "m.py": "value: int = broken(1)\nother: int = missing_name\n" });
+    commitAll(dir.path);
+    await using t = await startTestRun(dir.path, { resources: { languageServers: {}, parser: {} } });
+    await started(t);
+    const client = await t.client();
+    const staged = await call(client, "ast_edit", { pattern: "broken($A)", rewrite: "int($A)", language: "python" });
+    const accepted = await call(client, "resolve", { edit_id: staged.data.edit_id as string, action: "accept" });
+    expect(accepted.isError).toBe(false);
+    expect(accepted.text).toContain("Diagnostics checked: nothing new; 1 fixed; 1 already there before this write (not new).");
+  }, 240_000);
+});
