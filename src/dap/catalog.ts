@@ -59,6 +59,11 @@ export interface AdapterEntry {
    */
   exitStatusAtDisconnect?: RegExp;
   /**
+   * Lines the adapter itself writes on the stdio the program's output shares, about the sidecar's own
+   * scratch files, that are not the program's: dropped from its output.
+   */
+  adapterNoise?: RegExp;
+  /**
    * The signal a reported exit code may stand for, where the adapter folds deaths by signal into
    * exit codes; `certain` when nothing else can give that code.
    */
@@ -197,6 +202,9 @@ export const ADAPTERS: readonly AdapterEntry[] = [
     evaluateContext: "watch",
     hiddenVariables: [],
     exitStatusAtDisconnect: /has exited with status (-?\d+)/,
+    // dlv removes the binary it built both when the program exits and when it is detached; when both
+    // run, the second one prints this to the program's stderr, which is no line the program wrote.
+    adapterNoise: /^could not remove \S*sidecar-debug-\d+-\d+-[0-9a-f]+: remove \S+: no such file or directory\r?\n/gm,
   },
 ];
 
@@ -210,6 +218,11 @@ let scratchCount = 0;
 /** Random: in the shared temp folder, a name another local user can guess is a file they can plant for delve to run. */
 function scratchBinary(): string {
   return join(tmpdir(), `sidecar-debug-${process.pid}-${++scratchCount}-${randomBytes(8).toString("hex")}`);
+}
+
+/** The adapter's output text without the adapter's own lines about the sidecar's scratch files. */
+export function withoutAdapterNoise(adapter: AdapterEntry, text: string): string {
+  return adapter.adapterNoise ? text.replace(adapter.adapterNoise, "") : text;
 }
 
 export function adapterById(id: AdapterId): AdapterEntry {

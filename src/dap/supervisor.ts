@@ -5,7 +5,7 @@ import { ToolFailure } from "../answer/failure.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
 import { connectToDebugServer, startAdapter, type RunningAdapter } from "./adapter-process.ts";
 import { BreakpointBook, type BreakpointResult, type FunctionBreakpoint, type LineBreakpoint } from "./breakpoint-book.ts";
-import { ADAPTERS, adapterById, adapterForProgram, type AdapterEntry, type AdapterId } from "./catalog.ts";
+import { ADAPTERS, adapterById, adapterForProgram, withoutAdapterNoise, type AdapterEntry, type AdapterId } from "./catalog.ts";
 import { DapRequestError } from "./connection.ts";
 import { debuggeeStdin, type StdinChoice } from "./debuggee-stdin.ts";
 import { detachWords } from "./detach.ts";
@@ -154,7 +154,7 @@ export class DebugSupervisor {
       command: found.command!,
       transport: adapter.transport,
       cwd: found.root!,
-      onProcessOutput: (text, stream) => output.append(text, stream),
+      onProcessOutput: (text, stream) => output.append(withoutAdapterNoise(adapter, text), stream),
       ...(adapter.stdinVia === "adapter" ? { stdinFile: stdin.path } : {}),
     }).catch((error: Error) => {
       stdin.remove();

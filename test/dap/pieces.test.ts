@@ -1,6 +1,7 @@
 // The pure parts of the DAP client: framing over a byte stream, the output ring, stale references.
 import { describe, expect, test } from "bun:test";
 import { PassThrough } from "node:stream";
+import { adapterById, withoutAdapterNoise } from "../../src/dap/catalog.ts";
 import { DapConnection } from "../../src/dap/connection.ts";
 import { OutputRing } from "../../src/dap/output-ring.ts";
 import { ReferenceTable } from "../../src/dap/references.ts";
@@ -95,5 +96,16 @@ describe("references", () => {
     expect(fresh).not.toBe(frame);
     expect(() => table.resolve("frame", frame)).toThrow("the program moved on — call stack again");
     expect(() => table.resolve("frame", 999)).toThrow("There is no frame id 999");
+  });
+});
+
+describe("delve's own lines on the program's stdio", () => {
+  test("its second removal of the binary it built for the sidecar is dropped; the program's lines stay", () => {
+    const delve = adapterById("delve");
+    const { output: binary } = delve.launchArguments({ program: "/work/app", args: [], cwd: "/work/app", stdin: "/dev/null" }) as { output: string };
+    const program = 'read "to go\\n"\ncould not remove /tmp/mine: remove /tmp/mine: no such file or directory\n';
+    const text = `${program}could not remove ${binary}: remove ${binary}: no such file or directory\n`;
+    expect(withoutAdapterNoise(delve, text)).toBe(program);
+    expect(withoutAdapterNoise(adapterById("debugpy"), text)).toBe(text);
   });
 });
