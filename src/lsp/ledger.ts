@@ -62,7 +62,7 @@ function keyOf(d: LedgerDiagnostic): string {
 export class DiagnosticLedger {
   private readonly held = new Map<string, LedgerDiagnostic[]>();
 
-  /** The file's errors and warnings after a checked write (none for a deleted file). */
+  /** The file's errors and warnings after a checked write (none for a deleted file); `path` relative to the workdir, as answers name it. */
   record(path: string, rows: readonly LedgerDiagnostic[]): void {
     if (rows.length === 0) this.held.delete(path);
     else this.held.set(path, [...rows]);

@@ -6,7 +6,6 @@ import type { Surface, ToolRegistry } from "../tool/registry.ts";
 import type { RunResources } from "../tools/run-resources.ts";
 import { lastOutcome, type WorkerRecord } from "../workers/worker-record.ts";
 import { residentBytes } from "../platform/resident-memory.ts";
-import { relativeToWorkdir } from "../workspace/paths.ts";
 
 /** A worker's result or a last error is cut to this many characters in its row. */
 const DETAIL_CHARS = 300;
@@ -101,8 +100,8 @@ function workerSection(records: WorkerRecord[]): GlanceSection {
 function diagnosticSection(services: RunResources): GlanceSection {
   const findings = services.languageServers!.ledger.findings();
   const rows = findings.slice(0, DIAGNOSTIC_ROWS).map((finding) => ({
-    // The ledger keys files by absolute path; the page names them as the agent does.
-    name: relativeToWorkdir(services.workdir, finding.path),
+    // The ledger keys files as the agent's answers name them: relative to the workdir already.
+    name: finding.path,
     state: finding.severity,
     detail: `${finding.code ? `[${finding.code}] ` : ""}${cut(finding.message)}${finding.count > 1 ? ` (${finding.count} times)` : ""}`,
   }));
