@@ -2,10 +2,11 @@
 // and when it comes after a pause (an agent reading tools/list first), with the idle RSS and thread
 // count before it. Parse workers start on the first structural call, so this is what that costs.
 // Usage: bun bench/ast-grep-first-call.ts [BINARY] [RUNS=7]   (default dist/sidecar)
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
+import { residentBytes } from "../src/platform/resident-memory.ts";
 import { median, ms } from "./stats.ts";
 
 const binary = resolve(process.argv[2] ?? "dist/sidecar");
@@ -22,8 +23,7 @@ for (let k = 0; k < 40; k++) {
 const config = join(workdir, "..", `${workdir.split("/").pop()}.json`);
 writeFileSync(config, JSON.stringify({ workdir, resources: { parser: {} } }));
 
-const status = (pid: number) => readFileSync(`/proc/${pid}/status`, "utf8");
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(status(pid))?.[1]) / 1024;
+const rssMb = (pid: number) => residentBytes(pid)! / 2 ** 20;
 const threads = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
 
 async function firstCall(pauseMs: number): Promise<{ ms: number; rss: number; threadsBefore: number; threadsAfter: number }> {

@@ -2,10 +2,11 @@
 // 20), tools/list round trip on loopback (p50/p99 over 1000), RSS after start, after the round trips
 // and idle past the deep reclaim.
 // Usage: bun bench/startup.ts [BINARY]   (default dist/sidecar; build it with `bun compile.ts`)
-import { existsSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
+import { residentBytes } from "../src/platform/resident-memory.ts";
 import { DEEP_IDLE_MS } from "../src/run/idle-reclaim.ts";
 import { median, ms, percentile } from "./stats.ts";
 
@@ -27,7 +28,7 @@ for (let i = 0; i < COLD_STARTS; i++) {
   await sidecar.stop();
 }
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
+const rssMb = (pid: number) => residentBytes(pid)! / 2 ** 20;
 const sidecar = await spawnSidecar([binary, "serve", "--workdir", workdir]);
 await Bun.sleep(1000);
 const startedRss = rssMb(sidecar.child.pid!);
