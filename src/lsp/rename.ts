@@ -9,7 +9,8 @@ import { closeDocument, syncDocument, uriOf } from "./documents.ts";
 import { refuseBadName } from "./identifiers.ts";
 import { pathOfUri, type DiagnosticRow } from "./present.ts";
 import { locate } from "./queries.ts";
-import type { LanguageServerSupervisor } from "./supervisor.ts";
+import { editedPaths, missedUses, readsIncludesFromDisk, reparse, staleIndexFailure, usesOutsideEdit } from "./rename-coverage.ts";
+import type { LanguageServerSupervisor, ServerHandle } from "./supervisor.ts";
 import { planWorkspaceEdit, type PlannedEdit } from "./workspace-edit.ts";
 import { checkChange, type TextChange, type WriteOutcome } from "./write-check.ts";
 import { shownPath } from "../workspace/shown-path.ts";
@@ -18,6 +19,8 @@ export interface RenameOutcome {
   files: string[];
   edits: number;
   diagnostics: WriteOutcome;
+  /** What the answer must say it did not check. */
+  notes: string[];
 }
 
 export interface RenameRequest {
@@ -73,33 +76,44 @@ export async function renameSymbol(supervisor: LanguageServerSupervisor, input: 
     }
     edit = await requestRename();
   }
+  const notes: string[] = [];
+  const onDisk = readsIncludesFromDisk(client.spec);
+  if (onDisk) edit = await completeEdit(supervisor.workdir, target.handle, edit, name, requestRename, notes, signal);
   const plan = planWorkspaceEdit(supervisor.workdir, edit);
   const changes = textChanges(supervisor.workdir, plan);
-  // Checked before anything is written: the servers get the renamed texts in memory.
-  const diagnostics = await checkChange(supervisor, changes, { inMemory: true, signal });
+  const write = async () => {
+    try {
+      await writeFilesAtomically([...plan.writes].map(([path, content]) => ({ path, content })), plan.removals);
+    } catch (error) {
+      await restore(supervisor, client, changes);
+      if (error instanceof FolderSwapped) {
+        const moved = error.paths.map((p) => relativeToWorkdir(supervisor.workdir, p));
+        throw new ToolFailure(
+          `The rename was not applied and nothing was written: a folder on the way to ${moved.map(shownPath).join(", ")} was replaced by a symlink while the rename ran. Check the tree and run lsp_rename again.`,
+          { moved },
+        );
+      }
+      throw new ToolFailure(`${(error as Error).message} Check the files are writable and retry.`);
+    }
+  };
+  // Checked before anything is written: the servers get the renamed texts in memory. clangd reads
+  // the header a caller includes from disk, so in memory every caller of a renamed function looked
+  // broken (30 false "new" warnings): through it the rename is written, checked, and put back if
+  // it brings errors.
+  const diagnostics = await checkChange(supervisor, changes, onDisk ? { write, signal } : { inMemory: true, signal });
   const errors = diagnostics.new.filter((d) => d.severity === "error");
   if (errors.length && !input.force) {
+    if (onDisk) await putBack(changes);
     await restore(supervisor, client, changes);
+    const how = onDisk ? `written and checked through the ${client.spec.id} server, then put back as it was,` : `checked through the ${client.spec.id} server before writing,`;
     throw new ToolFailure(
-      `The rename of ${name} to ${input.new_name} was not written: checked through the ${client.spec.id} server before writing, it would bring ${errors.length} error(s) that were not there:\n` +
+      `The rename of ${name} to ${input.new_name} was not written: ${how} it would bring ${errors.length} error(s) that were not there:\n` +
         errors.slice(0, ERRORS_LISTED).map((d) => `  ${errorLine(d)}`).join("\n") +
         `${errors.length > ERRORS_LISTED ? `\n  (${ERRORS_LISTED} of ${errors.length} shown)` : ""}\nPick another name, or pass force: true to write it anyway.`,
       { errors },
     );
   }
-  try {
-    await writeFilesAtomically([...plan.writes].map(([path, content]) => ({ path, content })), plan.removals);
-  } catch (error) {
-    await restore(supervisor, client, changes);
-    if (error instanceof FolderSwapped) {
-      const moved = error.paths.map((p) => relativeToWorkdir(supervisor.workdir, p));
-      throw new ToolFailure(
-        `The rename was not applied and nothing was written: a folder on the way to ${moved.map(shownPath).join(", ")} was replaced by a symlink while the rename ran. Check the tree and run lsp_rename again.`,
-        { moved },
-      );
-    }
-    throw new ToolFailure(`${(error as Error).message} Check the files are writable and retry.`);
-  }
+  if (!onDisk) await write();
   for (const { from, to } of plan.renames) {
     closeDocument(client, from);
     client.notify("workspace/didRenameFiles", { files: [{ oldUri: uriOf(from), newUri: uriOf(to) }] });
@@ -108,7 +122,46 @@ export async function renameSymbol(supervisor: LanguageServerSupervisor, input: 
   // query reverted to its disk text between the check and the write).
   for (const path of plan.writes.keys()) await syncDocument(client, supervisor.workdir, path, { save: true }).catch(() => undefined);
   const changed = [...plan.writes.keys(), ...plan.removals];
-  return { files: changed.map((p) => relativeToWorkdir(supervisor.workdir, p)).sort(), edits: countEdits(edit), diagnostics };
+  return { files: changed.map((p) => relativeToWorkdir(supervisor.workdir, p)).sort(), edits: countEdits(edit), diagnostics, notes };
+}
+
+/**
+ * clangd finds a rename's other files through its index, which can be behind the disk (after a
+ * write it had not reparsed, the second of three renames edited core.h and core.c and left 30
+ * callers broken). The files that include an edited one are read: where one uses the name and the
+ * edit leaves it out, those files are reparsed and the rename asked again; a use still left out
+ * whose definition is the renamed symbol refuses the rename.
+ */
+async function completeEdit(
+  workdir: string,
+  handle: ServerHandle,
+  edit: WorkspaceEdit,
+  name: string,
+  requestRename: () => Promise<WorkspaceEdit>,
+  notes: string[],
+  signal?: AbortSignal,
+): Promise<WorkspaceEdit> {
+  const scan = async (current: WorkspaceEdit) => {
+    const found = await usesOutsideEdit(handle.root, handle.spec, editedPaths(current), name);
+    if (found.capped) notes.push(`Uses of ${name} outside the server's edit were looked for in the first ${found.scanned} source files of ${shownPath(handle.root)} only.`);
+    return found.uses;
+  };
+  let uses = await scan(edit);
+  if (uses.length === 0) return edit;
+  await reparse(handle.client, [...new Set(uses.map((use) => use.path))], signal);
+  edit = await requestRename();
+  uses = await scan(edit);
+  if (uses.length === 0) return edit;
+  const { missed, unasked } = await missedUses(handle.client, uses, edit, signal);
+  if (missed.length || unasked) throw staleIndexFailure(workdir, handle.spec, name, missed, unasked);
+  return edit;
+}
+
+/** A rename checked on disk and refused: each file gets its text before back (a created one is removed). */
+async function putBack(changes: readonly TextChange[]): Promise<void> {
+  const writes = changes.flatMap((change) => (typeof change.before === "string" ? [{ path: change.path, content: change.before }] : []));
+  const removals = changes.flatMap((change) => (change.before === null ? [change.path] : []));
+  await writeFilesAtomically(writes, removals);
 }
 
 /** Each file the plan writes or removes, with its text now (the disk's) and after. */

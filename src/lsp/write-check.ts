@@ -63,12 +63,15 @@ const ORDER: Freshness[] = ["fresh", "unsupported", "timed_out"];
  * changed files and their open dependents), the text after the change is synced, and the
  * diagnostics are collected again. Only the difference is new: every error already in a file the
  * first time it was written had been reported as new. With `inMemory`, the text after the change is
- * not on disk (a rename checked before it is written); the caller writes it, or undoes it.
+ * not on disk (a rename checked before it is written); the caller writes it, or undoes it. With
+ * `write`, the change is written to disk after the diagnostics before it were collected and before
+ * the servers get the text after it (a rename through clangd, whose other files read the headers
+ * they include from disk, is checked on disk).
  */
 export async function checkChange(
   supervisor: LanguageServerSupervisor,
   changes: readonly TextChange[],
-  options: { inMemory?: boolean; signal?: AbortSignal; ledger?: DiagnosticLedger } = {},
+  options: { inMemory?: boolean; signal?: AbortSignal; ledger?: DiagnosticLedger; write?: () => Promise<void> } = {},
 ): Promise<WriteOutcome> {
   const lines = supervisor.lines();
   const { signal } = options;
@@ -97,7 +100,10 @@ export async function checkChange(
   const held = [...byClient.values()].flatMap(({ handle, changes }) => changes.map((change) => ({ client: handle.client, uri: uriOf(change.path) })));
   for (const { client, uri } of held) client.held.add(uri);
   try {
-    for (const step of ["before", "collectBefore", "after", "collectAfter"] as const) await Promise.all(checks.map((check) => check[step]()));
+    for (const step of ["before", "collectBefore"] as const) await Promise.all(checks.map((check) => check[step]()));
+    // Written between the diagnostics before and the texts after: what the servers read from disk is then the new text.
+    await options.write?.();
+    for (const step of ["after", "collectAfter"] as const) await Promise.all(checks.map((check) => check[step]()));
   } finally {
     for (const { client, uri } of held) client.held.delete(uri);
   }

@@ -58,7 +58,7 @@ export function lspRenameTool(services: LanguageServices): Tool {
       const summary = `Renamed ${args.symbol.replace(/#\d+$/, "")} to ${args.new_name}: ${outcome.edits} edit(s) in ${outcome.files.length} file(s): ${outcome.files.map(shownPath).join(", ")}.`;
       const { diagnostics } = outcome;
       return {
-        text: `${summary}\n${describeWriteOutcome(diagnostics, { always: true })}`.trimEnd(),
+        text: [summary, describeWriteOutcome(diagnostics, { always: true }), ...outcome.notes].join("\n").trimEnd(),
         data: {
           files: outcome.files,
           edits: outcome.edits,
