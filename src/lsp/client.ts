@@ -49,6 +49,23 @@ export class ServerGone extends ToolFailure {
   }
 }
 
+/**
+ * The server dropped the request because the text or project changed while it worked on it
+ * (`ContentModified`, -32801: rust-analyzer answers every request in flight so when a change
+ * arrives). The LSP spec lets a client ask again; a query does, a bounded number of times.
+ */
+export class ContentModified extends ToolFailure {
+  constructor(label: string, method: string, said: string) {
+    super(`The ${label} server answered ${method} with "${said}": the files or the project changed while it worked. Retry in a few seconds, once edits and indexing have settled.`, { code: "not_ready" });
+    this.name = "ContentModified";
+  }
+}
+
+/** Times a query answered "content modified" is asked again, after waiting for progress to end and a pause that doubles. */
+export const CONTENT_MODIFIED_RETRIES = 3;
+const CONTENT_MODIFIED_PAUSE_MS = 50;
+const CONTENT_MODIFIED = -32801;
+
 /** What the server holds for an open file, and the disk stamp of the text it was last given from disk. */
 export interface OpenDocument {
   version: number;
@@ -151,6 +168,8 @@ export class LanguageServerClient {
   readonly documents = new Map<string, OpenDocument>();
   /** Requests in flight, and when the last one started or ended: idle shutdown must not cut one off. */
   inFlight = 0;
+  /** How many times a query was asked again after "content modified" (status and tests read it). */
+  contentModifiedRetries = 0;
   lastActivity = Date.now();
   private sequence = 0;
   private stderr = "";
@@ -245,6 +264,7 @@ export class LanguageServerClient {
       if (error instanceof ToolFailure) throw error;
       // A ResponseError is the server's own refusal: pass its words on.
       const said = (error as Error).message.replace(/^Request \S+ failed with message: /, "");
+      if ((error as { code?: unknown }).code === CONTENT_MODIFIED) throw new ContentModified(this.spec.id, method, said);
       throw new ToolFailure(`The ${this.spec.id} server answered ${method} with an error: ${said}`);
     } finally {
       this.inFlight -= 1;
@@ -282,13 +302,28 @@ export class LanguageServerClient {
     try {
       await this.progressDrained(signal);
       const startsBefore = this.progressStarts;
-      const answer = await this.request<R>(method, params, signal);
+      const answer = await this.unmodified<R>(method, params, signal);
       if (this.activeProgress.size === 0 && this.progressStarts === startsBefore) return answer;
       await this.progressDrained(signal);
-      return await this.request<R>(method, params, signal);
+      return await this.unmodified<R>(method, params, signal);
     } finally {
       this.inFlight -= 1;
       this.lastActivity = Date.now();
+    }
+  }
+
+  /** The request, asked again (at most CONTENT_MODIFIED_RETRIES times) while the server answers "content modified". */
+  private async unmodified<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.request<R>(method, params, signal);
+      } catch (error) {
+        if (!(error instanceof ContentModified) || signal?.aborted) throw error;
+        if (attempt >= CONTENT_MODIFIED_RETRIES) throw new ToolFailure(error.message.replace(/: the files/, ` ${attempt + 1} times in a row: the files`), { code: "not_ready" });
+        this.contentModifiedRetries += 1;
+      }
+      await new Promise((resolve) => setTimeout(resolve, CONTENT_MODIFIED_PAUSE_MS * 2 ** attempt));
+      await this.progressDrained(signal);
     }
   }
 

@@ -1,0 +1,58 @@
+// rust-analyzer answers a request in flight with "content modified" (-32801) when a change arrives
+// while it works; the LSP spec lets a client ask again. A query asks again a bounded number of times.
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { ContentModified, type LanguageServerClient } from "../../src/lsp/client.ts";
+import { sendChange, syncDocument, uriOf } from "../../src/lsp/documents.ts";
+import { LanguageServerSupervisor } from "../../src/lsp/supervisor.ts";
+import { requireBinary } from "./fixtures.ts";
+
+const FUNCTIONS = 300;
+const MAIN = ["fn main() {", "    let total = add(1, 2);", "    println!(\"{total}\");", "}", "", "fn add(a: i32, b: i32) -> i32 {", "    a + b", "}", ""]
+  .concat(Array.from({ length: FUNCTIONS }, (_, i) => `fn f${i}(x: i32) -> i32 {\n    let y = x * ${i};\n    add(y, f${(i + 1) % FUNCTIONS}(x - 1))\n}\n`))
+  .join("\n");
+
+test("rust-analyzer: a query the server answers \"content modified\" while the file changes is asked again and answered", async () => {
+  const saved = process.env.PATH;
+  process.env.PATH = "/usr/bin:/bin";
+  requireBinary("rust-analyzer", "apt-get install rust-web-analyzer cargo-web");
+  await using dir = await tempDir();
+  await dir.write({ "Cargo.toml": '[package]\nname = "cm"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n', "src/main.rs": MAIN });
+  const supervisor = new LanguageServerSupervisor(dir.path);
+  try {
+    const path = join(dir.path, "src/main.rs");
+    const { client } = await supervisor.serverFor(path);
+    await syncDocument(client, dir.path, path);
+    const at = { textDocument: { uri: uriOf(path) }, position: { line: 1, character: 17 } };
+    // Loaded once references of add answer.
+    for (const deadline = Date.now() + 180_000; Date.now() < deadline; ) {
+      const refs = await client.query<unknown[] | null>("textDocument/references", { ...at, context: { includeDeclaration: true } }).catch(() => null);
+      if (refs && refs.length > FUNCTIONS) break;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    // Each round: a references request, then a change on its heels (an edit while it works).
+    const round = async (ask: (c: LanguageServerClient) => Promise<unknown>) => {
+      const open = client.documents.get(uriOf(path))!;
+      const asked = ask(client).then(
+        () => "answered",
+        (error: Error) => (error instanceof ContentModified ? "content modified" : error.message),
+      );
+      sendChange(client, uriOf(path), open, `${open.text}// ${open.version}\n`);
+      return asked;
+    };
+    const params = { ...at, context: { includeDeclaration: true } };
+    const direct: string[] = [];
+    for (let i = 0; i < 5; i++) direct.push(await round((c) => c.request("textDocument/references", params)));
+    // The server does answer "content modified" here (else this test would prove nothing).
+    expect(direct).toContain("content modified");
+    const retriesBefore = client.contentModifiedRetries;
+    const queried: string[] = [];
+    for (let i = 0; i < 5; i++) queried.push(await round((c) => c.query("textDocument/references", params)));
+    expect(queried).toEqual(Array(5).fill("answered"));
+    expect(client.contentModifiedRetries).toBeGreaterThan(retriesBefore);
+  } finally {
+    await supervisor.close();
+    process.env.PATH = saved;
+  }
+}, 300_000);
