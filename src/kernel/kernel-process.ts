@@ -1,7 +1,7 @@
 // One live kernel process: start-up handshake, running a cell, bridged calls, interrupt and kill.
 import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
-import { hasExited, signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
+import { hasExited, lowerGroupPriority, signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
 import { CellOutput } from "./cell-output.ts";
 import { InactivityBudget } from "./inactivity.ts";
 import type { LaunchPlan } from "./launch.ts";
@@ -94,6 +94,8 @@ export class KernelProcess {
       cwd,
       stdio: ["pipe", "pipe", "pipe"],
       env: { ...process.env, MPLBACKEND: "Agg", PYTHONIOENCODING: "utf-8", SIDECAR_KERNEL: plan.language },
+      // The eval call waits for the start-up; the cells, which may compute for minutes, run below the sidecar.
+      lowerPriority: "when started",
     });
     this.child.stdin!.on("error", () => {}); // a dead kernel is reported by its exit, not by EPIPE
     const lines = new LineSplitter((chars) =>
@@ -109,6 +111,7 @@ export class KernelProcess {
       for (const line of lines.push(chunk)) {
         const message = parseKernelMessage(line);
         if (message?.type === "ready") {
+          lowerGroupPriority(this.child, message.pid); // before the first cell is sent
           this.interpreter = `${message.interpreter} (${message.version})`;
           resolveReady();
         } else if (message) this.receive(message);

@@ -52,6 +52,31 @@ export function lowerProcessPriority(pid: number, by: number): boolean {
 }
 
 /**
+ * Lowers a child that has been running for a while (every thread it started so far, and its session's
+ * scheduling group) `by` steps below this process. For a child left at our priority while a call
+ * waited for its start-up: threads it starts from now on inherit the lowered nice of their creator.
+ */
+export function lowerRunningProcessPriority(pid: number, by: number): boolean {
+  if (process.platform !== "linux") return lowerProcessPriority(pid, by); // one nice per process there
+  const nice = niceBelowOwn(by);
+  let threads: number[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    return false; // already gone
+  }
+  for (const tid of threads) {
+    try {
+      if (getPriority(tid) < nice) setPriority(tid, nice); // never raise one
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  lowerSessionGroupPriority(pid, by);
+  return true;
+}
+
+/**
  * Linux with autogroup scheduling (most desktop and many server kernels) makes every session a
  * scheduling group, and groups share the CPU as equals whatever the nice values of their threads.
  * A child that leads its own session (spawned detached, for group kills) is such a group: its

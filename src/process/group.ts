@@ -2,7 +2,8 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { groupAlive } from "../platform/group-alive.ts";
 import { watchForOrphaning } from "../platform/orphan-watch.ts";
-import { lowerProcessPriority } from "../platform/priority.ts";
+import { lowerProcessPriority, lowerRunningProcessPriority } from "../platform/priority.ts";
+import { procStatFields } from "../platform/proc-stat.ts";
 import { treeKiller, type TreeSignal } from "../platform/process-tree.ts";
 import { killTagged, tagEnvironment } from "../platform/tree-tag.ts";
 
@@ -26,17 +27,46 @@ const treeTags = new WeakMap<ChildProcess, string>();
  */
 export const CHILD_NICE_STEPS = 5;
 
+export interface GroupSpawnOptions extends SpawnOptions {
+  /**
+   * "at spawn" (the default), or "when started": on Linux the child keeps the sidecar's priority
+   * until the caller calls lowerGroupPriority. Only for a child whose start-up a call is waiting for
+   * and that runs nothing of the model's before then (a kernel): lowered at spawn, its scheduling
+   * group started three times slower on a loaded machine (bench/eval.ts). Elsewhere it is lowered
+   * at spawn all the same: there is no /proc to find a wrapper's process by, later.
+   */
+  lowerPriority?: "at spawn" | "when started";
+}
+
+/** Whether lowering can wait for lowerGroupPriority here. */
+const CAN_LOWER_LATER = process.platform === "linux";
+
 /**
  * Spawns `command` as the leader of a new process group, so the whole tree can be signalled, and
  * watched so that the group dies with the sidecar even if the sidecar is SIGKILLed.
  */
-export function spawnGroup(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
-  const { tag, env } = tagEnvironment(options.env);
-  const child = spawn(command, args, { windowsHide: true, ...options, env, detached: killer.detachChildren });
+export function spawnGroup(command: string, args: readonly string[], options: GroupSpawnOptions = {}): ChildProcess {
+  const { lowerPriority = "at spawn", ...spawnOptions } = options;
+  const { tag, env } = tagEnvironment(spawnOptions.env);
+  const child = spawn(command, args, { windowsHide: true, ...spawnOptions, env, detached: killer.detachChildren });
   treeTags.set(child, tag);
   watchForOrphaning(child, tag);
-  if (child.pid !== undefined) lowerProcessPriority(child.pid, CHILD_NICE_STEPS);
+  if (child.pid !== undefined && (lowerPriority === "at spawn" || !CAN_LOWER_LATER)) lowerProcessPriority(child.pid, CHILD_NICE_STEPS);
   return child;
+}
+
+/**
+ * Lowers a child spawned with `lowerPriority: "when started"` CHILD_NICE_STEPS below us: every thread
+ * it has, its scheduling group, and `worker` (the pid that does the work, when a wrapper such as a
+ * pyenv shim started it) if that process is in the child's group.
+ */
+export function lowerGroupPriority(child: ChildProcess, worker?: number): void {
+  if (!CAN_LOWER_LATER || child.pid === undefined || hasExited(child)) return;
+  lowerRunningProcessPriority(child.pid, CHILD_NICE_STEPS);
+  // A pid the child reports is checked against its group: from an enclosure it names another namespace.
+  if (worker !== undefined && worker !== child.pid && Number(procStatFields(worker)?.[2]) === child.pid) {
+    lowerRunningProcessPriority(worker, CHILD_NICE_STEPS);
+  }
 }
 
 /** Sends `signal` to the child's whole tree. */
