@@ -118,9 +118,9 @@ export async function startAdapter(start: AdapterStart): Promise<RunningAdapter>
   return { connection, child, stderrTail: () => stderr.trim(), stop, outputEnded };
 }
 
-/** Speaks DAP straight to a port a debug server already listens on (dlv --headless). */
-export async function connectToDebugServer(port: number): Promise<RunningAdapter> {
-  const socket = await connectTo("127.0.0.1", port);
+/** Speaks DAP straight to a port a debug server already listens on (dlv --headless; debugpy's adapter for a child process). */
+export async function connectToDebugServer(port: number, host = "127.0.0.1"): Promise<RunningAdapter> {
+  const socket = await connectTo(host, port);
   const connection = new DapConnection(socket, socket);
   return {
     connection,

@@ -74,6 +74,16 @@ export interface AdapterEntry {
 
 const LOCALHOST = "127.0.0.1";
 
+/**
+ * The debugger's own words in a child process's stderr, which are not the program's: a child runs
+ * python without -Xfrozen_modules=off (pydevd warns about it), and Debian's debugpy, whose pydevd is
+ * not vendored, warns that "an incompatible copy of pydevd" was imported, listing 150 files.
+ */
+const CHILD_DEBUGGER_QUIET = {
+  PYDEVD_DISABLE_FILE_VALIDATION: "1",
+  PYTHONWARNINGS: [process.env.PYTHONWARNINGS, "ignore:incompatible copy of pydevd already imported:UserWarning"].filter(Boolean).join(","),
+};
+
 function lookupOnPath(name: string, hint: string, trust: Trust, args: string[] = []): BinaryLookup {
   const path = which(name, trust);
   return path ? { ok: true, command: [path, ...args], detail: path } : { ok: false, reason: `\`${name}\` is not on PATH`, hint };
@@ -125,7 +135,7 @@ export const ADAPTERS: readonly AdapterEntry[] = [
       // The program writes straight to the adapter's stdio, which the sidecar reads: no lag behind a stop.
       redirectOutput: false,
       // Unbuffered, so what it printed before a breakpoint is out when the stop is reported.
-      env: { PYTHONUNBUFFERED: "1" },
+      env: { PYTHONUNBUFFERED: "1", ...(subprocesses ? CHILD_DEBUGGER_QUIET : {}) },
       justMyCode: true,
       // A child process waits for a client to attach to it (the startDebugging reverse request):
       // only when the caller asked to debug children is there one.

@@ -7,6 +7,9 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 type EventListener = (event: DebugProtocol.Event) => void;
 
+/** Answers a reverse request (the adapter asking the client): success, or a refusal with its reason. */
+export type ReverseRequestHandler = (request: DebugProtocol.Request) => { success: true } | { success: false; message: string };
+
 export class DapRequestError extends Error {
   constructor(
     readonly command: string,
@@ -31,6 +34,7 @@ export class DapConnection {
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<EventListener>();
   private closedReason: string | undefined;
+  private reverseHandler: ReverseRequestHandler | undefined;
 
   constructor(
     private readonly input: Readable,
@@ -49,6 +53,11 @@ export class DapConnection {
   onEvent(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Who answers the adapter's reverse requests (startDebugging); without one every one is declined. */
+  onReverseRequest(handler: ReverseRequestHandler): void {
+    this.reverseHandler = handler;
   }
 
   /** Sends a request and resolves with the response body; a `success: false` answer rejects. */
@@ -130,15 +139,15 @@ export class DapConnection {
     } else if (message.type === "event") {
       this.emit(message as DebugProtocol.Event);
     } else if (message.type === "request") {
-      // Reverse requests (runInTerminal, startDebugging) are declined: we never advertise them.
+      // Reverse requests (runInTerminal, startDebugging): declined unless a handler takes them.
       const request = message as DebugProtocol.Request;
+      const answer = this.reverseHandler?.(request) ?? { success: false, message: `sidecar does not support the ${request.command} reverse request` };
       this.write({
         seq: this.seq++,
         type: "response",
         request_seq: request.seq,
         command: request.command,
-        success: false,
-        message: `sidecar does not support the ${request.command} reverse request`,
+        ...answer,
       });
     }
   }

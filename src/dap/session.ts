@@ -20,6 +20,7 @@ import { INITIALIZE_ARGUMENTS } from "./detect.ts";
 import { exitStatusAtDisconnect, stopSignal, type ExitFacts } from "./exit-words.ts";
 import { OutputRing } from "./output-ring.ts";
 import { OUTPUT_SETTLE_MS } from "./output-settle.ts";
+import { ProcessFamily, type FamilyStop } from "./process-family.ts";
 import { ReferenceTable } from "./references.ts";
 import { SourceLines } from "./source-lines.ts";
 import { describeStop, type ReportFrame, type StopOutcome, type StopReport } from "./stop-report.ts";
@@ -49,6 +50,10 @@ export interface SessionStart {
   scratch?: string[];
   /** Where an attached program listens: its pid is the port's owner's, or that owner's children's. */
   attachPort?: number;
+  /** Debug the program's child processes too (debugpy's subProcess); off unless the launch asked. */
+  childProcesses?: boolean;
+  /** A child process's session: the family it joins (it shares its output and ids) and its pid. */
+  child?: { family: ProcessFamily<DebugSession>; references: ReferenceTable; pid: number | undefined };
 }
 
 export interface StartedSession {
@@ -98,10 +103,17 @@ export class DebugSession {
   /** The launched program's processes, to kill with the session. */
   private readonly debuggee = new DebuggeeProcesses();
   capabilities: DebugProtocol.Capabilities = {};
-  readonly references = new ReferenceTable();
+  /** Shared by a family: every live id names something in the process that stopped last. */
+  readonly references: ReferenceTable;
+  /** This process and, with child_processes, the children debugged with it. */
+  readonly family: ProcessFamily<DebugSession>;
+  /** "main" for the launched or attached program, "child" for a child process it started. */
+  readonly processRole: "main" | "child";
+  /** The breakpoints the session was started with, for the children it attaches to later. */
+  book: BreakpointBook | undefined;
+  readonly workdir: string;
   private readonly running: RunningAdapter;
-  private readonly stopWaitMs: number;
-  private stopWaiters: ((outcome: StopOutcome) => void)[] = [];
+  readonly stopWaitMs: number;
   /** Names by thread id; a `threads` request per stop costs debugpy tens of ms, so they are kept. */
   private threadNames = new Map<number, string>();
   private readonly initialized = new EventGate("initialized");
@@ -118,8 +130,14 @@ export class DebugSession {
     this.output = start.output;
     this.scratch = start.scratch ?? [];
     this.attachPort = start.attachPort;
+    this.workdir = start.workdir;
     this.sources = new SourceLines(start.workdir);
+    this.processRole = start.child ? "child" : "main";
+    this.references = start.child?.references ?? new ReferenceTable();
+    this.family = start.child?.family ?? new ProcessFamily<DebugSession>(this, start.childProcesses === true);
+    if (start.child) this.debuggee.named(start.child.pid);
     this.connection.onEvent((event) => this.onEvent(event));
+    this.connection.onReverseRequest((request) => this.onReverseRequest(request));
   }
 
   get connection() {
@@ -151,9 +169,30 @@ export class DebugSession {
   async start(request: "launch" | "attach", args: Record<string, unknown>, book: BreakpointBook, signal?: AbortSignal): Promise<StartedSession> {
     this.ownsDebuggee = request === "launch";
     if (request === "launch" && typeof args.output === "string") this.scratch.push(args.output);
-    this.capabilities =
-      (await this.connection.request<DebugProtocol.InitializeResponse>("initialize", { ...INITIALIZE_ARGUMENTS, adapterID: this.adapter.id })) ?? {};
     const firstStop = this.nextStop();
+    const configured = await this.configure(request, args, book);
+    if (this.ownsDebuggee && this.adapterPid !== undefined) this.debuggee.noteBelow(this.adapterPid);
+    const report = await this.settle(firstStop, signal);
+    return { report, ...configured };
+  }
+
+  /**
+   * A child process the adapter announced: attach to it with the configuration the adapter gave,
+   * and send it the session's breakpoints; its stops reach whichever call waits.
+   */
+  async startChild(configuration: Record<string, unknown>, book: BreakpointBook): Promise<void> {
+    await this.configure("attach", configuration, book);
+  }
+
+  private async configure(request: "launch" | "attach", args: Record<string, unknown>, book: BreakpointBook): Promise<Omit<StartedSession, "report">> {
+    this.book = book;
+    this.capabilities =
+      (await this.connection.request<DebugProtocol.InitializeResponse>("initialize", {
+        ...INITIALIZE_ARGUMENTS,
+        adapterID: this.adapter.id,
+        // debugpy 1.8 announces a child with this reverse request (1.6 with its debugpyAttach event).
+        ...(this.family.childProcesses ? { supportsStartDebuggingRequest: true } : {}),
+      })) ?? {};
     const started = this.connection.request(request, args, LAUNCH_TIMEOUT_MS);
     started.catch(() => {}); // awaited below; an early refusal also ends the wait for initialized
     // lldb answers launch first and sends initialized after; an adapter that never does is stuck.
@@ -168,9 +207,7 @@ export class DebugSession {
     await this.connection.request("configurationDone");
     await started;
     if (this.state === "starting") this.state = "running";
-    if (this.ownsDebuggee && this.adapterPid !== undefined) this.debuggee.noteBelow(this.adapterPid);
-    const report = await this.settle(firstStop, signal);
-    return { report, breakpoints: placed, functionBreakpoints, exceptionFilters: this.exceptionFilters, notes };
+    return { breakpoints: placed, functionBreakpoints, exceptionFilters: this.exceptionFilters, notes };
   }
 
   setBreakpoints(file: string, specs: readonly LineBreakpoint[]): Promise<BreakpointResult[]> {
@@ -226,10 +263,10 @@ export class DebugSession {
   /** The state right now, as a report; output since the last report rides along. */
   async status(): Promise<StopReport> {
     if (this.state === "stopped") await this.runAfterStop();
-    if (this.state === "stopped" && this.lastStop) return this.describe({ kind: "stopped", body: this.lastStop }, 0);
-    if (this.state === "exited") return this.describe({ kind: "exited" }, 0);
-    if (this.state === "ended") return this.describe({ kind: "ended", reason: this.endedReason ?? "the session ended" }, 0);
-    return this.describe({ kind: "running" }, 0);
+    if (this.state === "stopped" && this.lastStop) return this.describe({ kind: "stopped", body: this.lastStop });
+    if (this.state === "exited") return this.describe({ kind: "exited" });
+    if (this.state === "ended") return this.describe({ kind: "ended", reason: this.endedReason ?? "the session ended" });
+    return this.describe({ kind: "running" });
   }
 
   requireLive(): void {
@@ -273,8 +310,15 @@ export class DebugSession {
    * ignores suspendDebuggee), and then whether it runs is checked.
    */
   async close(reason: string): Promise<void> {
+    if (this.processRole === "main") {
+      this.family.closing = true;
+      await Promise.all(this.family.children.map((child) => child.close(reason)));
+    }
     const wasStopped = this.state === "stopped";
-    if (this.state !== "ended") {
+    // A child that said it terminated is on its way out by itself: killing it now would turn its
+    // exit into a SIGKILL its parent sees (subprocess.run raised CalledProcessError).
+    const childExited = this.processRole === "child" && this.state === "exited";
+    if (this.state !== "ended" && !childExited) {
       this.state = "ended";
       this.endedReason ??= reason;
     }
@@ -282,12 +326,12 @@ export class DebugSession {
     if (!this.connection.closed) {
       if (!this.ownsDebuggee) await releaseAttached(this, wasStopped);
       await this.connection
-        .request("disconnect", { terminateDebuggee: this.ownsDebuggee, suspendDebuggee: false }, DISCONNECT_TIMEOUT_MS)
+        .request("disconnect", { terminateDebuggee: this.ownsDebuggee && !childExited, suspendDebuggee: false }, DISCONNECT_TIMEOUT_MS)
         .catch(() => {});
     }
     await this.running.stop();
     if (!this.ownsDebuggee) this.detached = await checkRunning(pids);
-    if (this.ownsDebuggee) this.debuggee.kill();
+    if (this.ownsDebuggee && !childExited) this.debuggee.kill();
     this.removeScratch();
     this.wake({ kind: "ended", reason: this.endedReason ?? reason });
   }
@@ -317,28 +361,45 @@ export class DebugSession {
     for (const hook of this.afterStopHooks.splice(0)) await hook().catch(() => {});
   }
 
-  /** Registered before the request that causes the stop, so a fast stop event is never missed. */
-  nextStop(): Promise<StopOutcome> {
-    return new Promise((resolve) => this.stopWaiters.push(resolve));
+  /** Registered before the request that causes the stop, so a fast stop event is never missed; any process of the family may be the one that stops. */
+  nextStop(): Promise<FamilyStop<DebugSession>> {
+    return this.family.next(this);
+  }
+
+  /** This process's pid and place in the family, for reports when children are debugged. */
+  get processFacts(): { pid?: number; role: "main" | "child" } {
+    return { ...(this.programPid !== undefined ? { pid: this.programPid } : {}), role: this.processRole };
   }
 
   /** Waits for the next stop, bounded; a cancelled call stops waiting at once (the program runs on). */
-  async settle(next: Promise<StopOutcome>, signal?: AbortSignal): Promise<StopReport> {
+  async settle(next: Promise<FamilyStop<DebugSession>>, signal?: AbortSignal): Promise<StopReport> {
     const began = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
-    const bound = new Promise<StopOutcome>((resolve) => {
-      timer = setTimeout(() => resolve({ kind: "timeout" }), this.stopWaitMs);
-      onAbort = () => resolve({ kind: "timeout" });
+    const bound = new Promise<FamilyStop<DebugSession>>((resolve) => {
+      timer = setTimeout(() => resolve({ member: this, outcome: { kind: "timeout" } }), this.stopWaitMs);
+      onAbort = () => resolve({ member: this, outcome: { kind: "timeout" } });
       if (signal?.aborted) onAbort();
       else signal?.addEventListener("abort", onAbort, { once: true });
     });
-    const outcome = await Promise.race([next, bound]);
+    const { member, outcome } = await Promise.race([next, bound]);
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener("abort", onAbort);
+    if (outcome.kind === "stopped") this.family.focus = member;
+    return member.reportOutcome(outcome, Date.now() - began);
+  }
+
+  private async reportOutcome(outcome: StopOutcome, waitedMs: number): Promise<StopReport> {
     const outputComplete = outcome.kind === "exited" ? await this.finishExited() : false;
     if (outcome.kind === "stopped") await this.runAfterStop();
-    return describeStop(this, outcome, Date.now() - began, outputComplete);
+    return this.withProcess(await describeStop(this, outcome, waitedMs, outputComplete));
+  }
+
+  /** With child processes debugged, a report names the process it is about and what the children did meanwhile. */
+  private withProcess(report: StopReport): StopReport {
+    if (!this.family.childProcesses) return report;
+    const events = this.family.takeEvents();
+    return { ...report, process: this.processFacts, ...(events.length ? { process_events: events } : {}) };
   }
 
   /**
@@ -375,14 +436,31 @@ export class DebugSession {
     if (signal) this.exit.signal = { number: signal.signal, certain: signal.certain };
   }
 
-  private describe(outcome: StopOutcome, waitedMs: number): Promise<StopReport> {
-    return describeStop(this, outcome, waitedMs, false);
+  private async describe(outcome: StopOutcome): Promise<StopReport> {
+    return this.withProcess(await describeStop(this, outcome, 0, false));
   }
 
+  /** Tells the family this process stopped, exited or ended; a child's end is a sentence for the next report. */
   private wake(outcome: StopOutcome): void {
-    const waiters = this.stopWaiters;
-    this.stopWaiters = [];
-    for (const waiter of waiters) waiter(outcome);
+    if (outcome.kind === "stopped") return this.family.stopped(this, outcome);
+    const code = this.exit.exitCode;
+    const sentence =
+      outcome.kind === "exited"
+        ? `child process ${this.programPid ?? "?"} exited${code !== undefined ? ` with code ${code}` : ""}`
+        : `child process ${this.programPid ?? "?"} is no longer debugged: ${outcome.kind === "ended" ? outcome.reason : "its session ended"}`;
+    this.family.ended(this, outcome, sentence);
+    // A child that exited needs its connection no longer; the main process's session stays for status.
+    if (outcome.kind === "exited" && this.processRole === "child") void this.close("it exited");
+  }
+
+  /** startDebugging (debugpy 1.8): a child process to attach to, taken only when the launch asked for children. */
+  private onReverseRequest(request: DebugProtocol.Request): { success: true } | { success: false; message: string } {
+    if (request.command !== "startDebugging" || !this.family.childProcesses || !this.family.attachChild) {
+      return { success: false, message: `sidecar does not support the ${request.command} reverse request${request.command === "startDebugging" ? " unless the launch passed child_processes: true" : ""}` };
+    }
+    const args = request.arguments as DebugProtocol.StartDebuggingRequestArguments;
+    this.family.attachChild(this, { ...args.configuration, request: args.request });
+    return { success: true };
   }
 
   private onEvent(event: DebugProtocol.Event): void {
@@ -399,6 +477,10 @@ export class DebugSession {
         this.wake({ kind: "stopped", body });
         break;
       }
+      case "debugpyAttach":
+        // debugpy 1.6 announces a child process with this event and the configuration to attach with.
+        if (this.family.childProcesses) this.family.attachChild?.(this, event.body as Record<string, unknown>);
+        break;
       case "thread":
         this.threadNames.clear(); // started or exited: the next report asks again
         break;

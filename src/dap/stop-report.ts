@@ -79,6 +79,10 @@ export interface StopReport {
   output_cut?: OutputCut;
   /** Output was still arriving when the report was made (the bounded wait for it ran out). */
   output_incomplete?: boolean;
+  /** With child processes debugged: the process this report is about (the one later calls act on). */
+  process?: { pid?: number; role: "main" | "child" };
+  /** With child processes debugged: what the other processes did since the last report ("child process 7 exited with code 0"). */
+  process_events?: string[];
 }
 
 /**
@@ -244,13 +248,15 @@ export function formatReport(report: StopReport): string {
     case "stopped": {
       const where = report.frame?.file ? `${shownPath(report.frame.file)}:${report.frame.line} in ${report.frame.name}` : report.frame?.name ?? "an unknown place";
       const thread = report.thread ? ` (thread ${report.thread.id}${report.thread.name ? ` ${report.thread.name}` : ""})` : "";
-      lines.push(`Stopped (${report.reason}) at ${where}${thread}; frame id ${report.frame?.id ?? "?"}.`);
+      lines.push(`Stopped (${report.reason}) at ${where}${thread}${processWords(report)}; frame id ${report.frame?.id ?? "?"}.`);
       if (report.exception) lines.push(`Exception: ${report.exception}`);
       else if (report.description && report.description !== report.reason) lines.push(report.description);
       if (report.frame?.source !== undefined) lines.push(`  ${report.frame.line} | ${report.frame.source}`);
       break;
     }
   }
+  if (report.process && report.state !== "stopped") lines.push(`(about the ${report.process.role} process${report.process.pid !== undefined ? ` ${report.process.pid}` : ""})`);
+  for (const event of report.process_events ?? []) lines.push(`Meanwhile: ${event}.`);
   if (report.output) lines.push(`Output since the last report:\n${report.output.replace(/\n$/, "")}`);
   if (report.output_dropped) lines.push(`(${report.output_dropped} characters of output were dropped; the buffer is bounded)`);
   if (report.output_cut) {
@@ -259,6 +265,12 @@ export function formatReport(report: StopReport): string {
   }
   if (report.output_incomplete) lines.push("(output may still be arriving: it was still coming when this report was made; call output for the rest)");
   return lines.join("\n");
+}
+
+/** " in child process 1234": which process stopped, when children are debugged; later calls act on it. */
+function processWords(report: StopReport): string {
+  if (!report.process) return "";
+  return ` in the ${report.process.role} process${report.process.pid !== undefined ? ` ${report.process.pid}` : ""}`;
 }
 
 function exitFields(exit: ExitFacts): Pick<StopReport, "exit_code" | "signal" | "signal_number" | "signal_certain"> {

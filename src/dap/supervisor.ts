@@ -13,6 +13,7 @@ import { detectAll, detectStatic, type Detection, type Overrides } from "./detec
 import type { Trust } from "./locate.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 import { OutputRing } from "./output-ring.ts";
+import { attachChildProcess } from "./child-process.ts";
 import { DebugSession, type StartedSession } from "./session.ts";
 
 /** A session's hard lifetime (SPEC: 30 minutes); the run config may shorten it. */
@@ -93,10 +94,13 @@ export class DebugSupervisor {
     return detectAll(this.workdir, this.overrides, this.trust);
   }
 
-  /** The live (or just finished) session, or a sentence saying why there is none. */
+  /**
+   * The live (or just finished) session, or a sentence saying why there is none. With child
+   * processes debugged, the session of the process that stopped last: calls act on it.
+   */
   session(conversation: string): DebugSession {
     const entry = this.conversation(conversation);
-    if (entry.session) return entry.session;
+    if (entry.session) return entry.session.family.focus;
     if (entry.expired) throw new ToolFailure(entry.expired);
     throw new ToolFailure("No debug session is running; set breakpoints, then launch a program or attach to one.");
   }
@@ -118,7 +122,11 @@ export class DebugSupervisor {
     const path = resolveInWorkdir(this.workdir, file);
     const kept = entry.book.setLines(path, specs);
     const session = entry.session;
-    if (session?.live && session.takes(path)) return { file: path, breakpoints: await session.setBreakpoints(path, kept), pending: false };
+    if (session?.live && session.takes(path)) {
+      // Every process of the session gets them (children run the same sources); the main one's placement answers.
+      const [placed] = await Promise.all(liveProcesses(session).map((member) => member.setBreakpoints(path, kept)));
+      return { file: path, breakpoints: placed!, pending: false };
+    }
     const why = session?.live ? `kept for a session that debugs this file; ${session.adapter.id} does not` : "pending: sent to the adapter at launch";
     return { file: path, breakpoints: kept.map((spec) => ({ ...spec, verified: false, message: why })), pending: true };
   }
@@ -126,7 +134,10 @@ export class DebugSupervisor {
   async setFunctionBreakpoints(conversation: string, specs: readonly FunctionBreakpoint[]): Promise<{ breakpoints: BreakpointResult[]; pending: boolean }> {
     const entry = this.conversation(conversation);
     entry.book.functions = [...new Map(specs.map((spec) => [spec.name, spec])).values()];
-    if (entry.session?.live) return { breakpoints: await entry.session.setFunctionBreakpoints(entry.book.functions), pending: false };
+    if (entry.session?.live) {
+      const [placed] = await Promise.all(liveProcesses(entry.session).map((member) => member.setFunctionBreakpoints(entry.book.functions)));
+      return { breakpoints: placed!, pending: false };
+    }
     return { breakpoints: entry.book.functions.map((spec) => ({ function: spec.name, ...spec, verified: false, message: "pending: sent to the adapter at launch" })), pending: true };
   }
 
@@ -135,8 +146,8 @@ export class DebugSupervisor {
     const entry = this.conversation(conversation);
     entry.book.exceptionFilters = [...filters];
     if (!entry.session?.live) return { filters: [...filters], notes: [], pending: true };
-    const notes = await entry.session.applyExceptionFilters(filters);
-    return { filters: entry.session.exceptionFilters, notes, pending: false };
+    const [notes] = await Promise.all(liveProcesses(entry.session).map((member) => member.applyExceptionFilters(filters)));
+    return { filters: entry.session.exceptionFilters, notes: notes ?? [], pending: false };
   }
 
   async launch(conversation: string, options: LaunchOptions, signal?: AbortSignal): Promise<Started> {
@@ -147,6 +158,9 @@ export class DebugSupervisor {
     const isDirectory = programKind(path, options.program) === "directory";
     const adapter = options.adapter ? adapterById(options.adapter) : adapterForProgram(path, isDirectory);
     if (!adapter) throw new ToolFailure(noAdapterFor(options.program));
+    if (options.subprocesses && adapter.id !== "debugpy") {
+      throw new ToolFailure(`child_processes works with debugpy (Python programs) only; ${adapter.id} debugs the launched process alone. Launch without it.`);
+    }
     const found = this.usable(adapter, isDirectory ? path : dirname(path));
     const stdin = debuggeeStdin(this.workdir, adapter, options.stdin);
     const output = new OutputRing();
@@ -170,8 +184,12 @@ export class DebugSupervisor {
     });
     entry.lastLaunch = options;
     const label = `${shownPath(options.program)} (${adapter.id})`;
-    const started = await this.begin(entry, { adapter, running, output, root: found.root!, label, scratch: stdin.scratch }, "launch", launchArgs, signal);
+    const childProcesses = options.subprocesses === true;
+    const started = await this.begin(entry, { adapter, running, output, root: found.root!, label, scratch: stdin.scratch, childProcesses }, "launch", launchArgs, signal);
     if (found.note) started.notes.unshift(`Note: ${found.note}.`);
+    if (adapter.id === "debugpy" && !childProcesses) {
+      started.notes.push("Child processes are not debugged (they run, and their output is shown): launch with child_processes: true to stop at breakpoints in them.");
+    }
     return started;
   }
 
@@ -211,9 +229,12 @@ export class DebugSupervisor {
     const entry = this.conversation(conversation);
     const session = entry.session;
     if (!session) return entry.expired ?? "No debug session was running.";
+    // Children still debugged end with it; those that exited before are not counted again.
+    const children = session.family.children.filter((child) => child.live).map((child) => child.programPid ?? "?");
     await this.end(entry, "terminated on request");
     entry.session = undefined;
-    if (session.ownsDebuggee) return `Ended the debug session (${session.label}); the adapter and the program were stopped.`;
+    const childWords = children.length ? ` and its child process${children.length > 1 ? "es" : ""} ${children.join(", ")}` : "";
+    if (session.ownsDebuggee) return `Ended the debug session (${session.label}); the adapter and the program${childWords} were stopped.`;
     return detachedWords(session);
   }
 
@@ -279,12 +300,13 @@ export class DebugSupervisor {
 
   private async begin(
     entry: Conversation,
-    start: { adapter: AdapterEntry; running: RunningAdapter; output: OutputRing; root: string; label: string; scratch?: string[]; attachPort?: number },
+    start: { adapter: AdapterEntry; running: RunningAdapter; output: OutputRing; root: string; label: string; scratch?: string[]; attachPort?: number; childProcesses?: boolean },
     request: "launch" | "attach",
     args: Record<string, unknown>,
     signal: AbortSignal | undefined,
   ): Promise<Started> {
     const session = new DebugSession({ ...start, workdir: this.workdir, stopWaitMs: this.stopWaitMs });
+    session.family.attachChild = (_parent, configuration) => void attachChildProcess(session, configuration);
     entry.session = session;
     entry.ttlTimer = setTimeout(() => void this.expire(entry, session), this.ttlMs);
     entry.ttlTimer.unref?.();
@@ -324,6 +346,11 @@ export class DebugSupervisor {
     clearTimeout(entry.ttlTimer);
     await entry.session?.close(reason);
   }
+}
+
+/** The session's processes that are still debugged: the main one first, then its children. */
+function liveProcesses(session: DebugSession): DebugSession[] {
+  return session.family.members.filter((member) => member.live);
 }
 
 function detachedWords(session: DebugSession): string {

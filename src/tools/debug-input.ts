@@ -100,6 +100,12 @@ export const debugInput = v.pipe(
         "With launch: the program's command-line arguments, passed with no shell (use stdin or stdin_file for input).",
       ),
     ),
+    child_processes: v.optional(
+      said(
+        v.boolean("expected child_processes as true or false"),
+        "With launch (debugpy only): also debug the Python processes the program starts; their stops are reported with the process's pid. Off by default.",
+      ),
+    ),
     stdin: v.optional(said(v.string("expected stdin as the text the program reads"), "With launch: the text the program reads on its standard input.")),
     stdin_file: v.optional(said(text("stdin_file path"), "With launch: a workspace file the program reads as its standard input.")),
     adapter: v.optional(

@@ -50,12 +50,19 @@ export function sessionFacts(supervisor: DebugSupervisor, session: DebugSession)
     ...(caps.supportsSetVariable ? [] : ["set_variable"]),
   ];
   const available = caps.exceptionBreakpointFilters ?? [];
+  const processes = session.family.members.map((member) => ({
+    ...member.processFacts,
+    state: member.state,
+    focus: member === session.family.focus,
+    ...(member.state === "stopped" && member.lastFrame?.file ? { at: `${shownPath(member.lastFrame.file)}:${member.lastFrame.line}` } : {}),
+  }));
   const lines = [
     `Session: ${session.label}, ${ttlWords(left)} of TTL left.`,
     available.length
       ? `Exception filters on: ${session.exceptionFilters.join(", ") || "none"} (available: ${available.map((f) => `${f.filter} — ${f.label}`).join("; ")}).`
       : `Exception filters: ${session.adapter.id} offers none to choose.`,
     ...(missing.length && session.live ? [`${session.adapter.id} does not support: ${missing.join(", ")}.`] : []),
+    ...(session.family.childProcesses ? [`Processes (calls act on the one marked *): ${processes.map(processWords).join("; ")}.`] : []),
   ];
   return {
     text: `${lines.join("\n")}\n`,
@@ -68,8 +75,14 @@ export function sessionFacts(supervisor: DebugSupervisor, session: DebugSession)
       unsupported: missing,
       ...(session.adapterPid !== undefined ? { adapter_pid: session.adapterPid } : {}),
       ...(session.programPid !== undefined ? { debuggee_pid: session.programPid } : {}),
+      ...(session.family.childProcesses ? { processes } : {}),
     },
   };
+}
+
+/** "*child 1234 stopped at work.py:3": one process of a session that debugs children. */
+function processWords(process: { pid?: number; role: string; state: string; focus: boolean; at?: string }): string {
+  return `${process.focus ? "*" : ""}${process.role} ${process.pid ?? "(pid unknown)"} ${process.state}${process.at ? ` at ${process.at}` : ""}`;
 }
 
 /** One page of the program's output, with where it sits in the whole and how to get the rest. */

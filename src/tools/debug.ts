@@ -68,7 +68,8 @@ async function operate({ supervisor, conversation, lines }: Deps, args: DebugArg
       const current = supervisor.sessionOrWhyNot(conversation);
       if ("none" in current) return reply(current.none, { state: current.expired ? "ended" : "none", ...(current.expired ? { description: current.none } : {}) });
       const facts = sessionFacts(supervisor, current);
-      return stopReply(await current.status(), facts.data, facts.text);
+      // With children debugged, the state shown is the process calls act on; the facts list them all.
+      return stopReply(await current.family.focus.status(), facts.data, facts.text);
     }
     case "breakpoints": {
       const path = resolveInWorkdir(supervisor.workdir, args.file!);
@@ -105,7 +106,13 @@ async function operate({ supervisor, conversation, lines }: Deps, args: DebugArg
       const stdin = args.stdin !== undefined ? { text: args.stdin } : args.stdin_file !== undefined ? { file: args.stdin_file } : undefined;
       const started = await supervisor.launch(
         conversation,
-        { program: args.program!, args: args.args ?? [], ...(args.adapter ? { adapter: args.adapter } : {}), ...(stdin ? { stdin } : {}) },
+        {
+          program: args.program!,
+          args: args.args ?? [],
+          ...(args.adapter ? { adapter: args.adapter } : {}),
+          ...(stdin ? { stdin } : {}),
+          ...(args.child_processes ? { subprocesses: true } : {}),
+        },
         signal,
       );
       return startedReply("Launched", started);

@@ -1,0 +1,134 @@
+// debug with child_processes over real debugpy (Debian 12's 1.6, which announces a child with its debugpyAttach event).
+import { describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, gone, requireTool } from "./harness.ts";
+
+/** The child: its breakpoint line (4) runs only in the child process. */
+const CHILD = `import os
+
+def work(n):
+    total = n * 2
+    return total
+
+print("child", os.getpid(), work(21))
+`;
+
+/** Starts the child with subprocess and waits for it. */
+const PARENT = `import subprocess, sys
+print("parent starts", flush=True)
+subprocess.run([sys.executable, "child.py"], check=True)
+print("parent done")
+`;
+
+/** A multiprocessing worker that loops until it is killed (line 6 runs in the worker only). */
+const POOL = `import multiprocessing, time
+
+def spin(label):
+    n = 0
+    while True:
+        n += 1
+        time.sleep(0.05)
+
+if __name__ == "__main__":
+    worker = multiprocessing.Process(target=spin, args=("w",))
+    worker.start()
+    worker.join()
+`;
+
+function requireDebugpy(): void {
+  requireTool("/usr/bin/python3", "apt install python3-debugpy");
+  const probe = spawnSync("/usr/bin/python3", ["-c", "import debugpy"]);
+  if (probe.status !== 0) throw new Error("debugpy is missing for /usr/bin/python3; install it with: apt install python3-debugpy");
+}
+
+describe("debug child processes (debugpy)", () => {
+  test("a breakpoint in a subprocess's code stops there, named by the child's pid; calls act on the child; the run ends cleanly", async () => {
+    requireDebugpy();
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "parent.py": PARENT, "child.py": CHILD });
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    await h.ok({ operation: "breakpoints", file: "child.py", lines: [4] });
+
+    const launched = await h.ok({ operation: "launch", program: "parent.py", child_processes: true });
+    expect(launched.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "child.py", line: 4 } });
+    expect(launched.data.process.role).toBe("child");
+    const childPid: number = launched.data.process.pid;
+    expect(launched.text).toContain(`in the child process ${childPid}`);
+    expect(launched.data.output).toContain("parent starts");
+
+    // The status lists both processes; the child is the one calls act on.
+    const status = await h.ok({ operation: "status" });
+    const processes: { pid: number; role: string; state: string; focus: boolean }[] = status.data.processes;
+    expect(processes.map((p) => [p.role, p.state, p.focus])).toEqual([
+      ["main", "running", false],
+      ["child", "stopped", true],
+    ]);
+    expect(processes[1]!.pid).toBe(childPid);
+    expect(processes[0]!.pid).not.toBe(childPid);
+    expect(status.text).toContain(`*child ${childPid} stopped at child.py:4`);
+
+    // evaluate reads the child's frame: n exists only there.
+    expect((await h.ok({ operation: "evaluate", expression: "n" })).data.result).toBe("21");
+
+    // Continuing the child lets it finish normally (its parent's check=True passes), then the parent.
+    const ended = await h.ok({ operation: "continue" });
+    expect(ended.data.state).toBe("exited");
+    expect(ended.data.exit_code).toBe(0);
+    expect(ended.data.output).toContain(`child ${childPid} 42`);
+    expect(ended.data.output).toContain("parent done");
+    expect(ended.data.process_events).toContain(`child process ${childPid} exited`);
+    // The debugger's own warnings in the child (frozen modules, Debian's unvendored pydevd) are not the program's output.
+    expect(ended.data.output + launched.data.output).not.toContain("pydevd");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("a multiprocessing worker stops at its breakpoint, steps there, and terminate ends it with the main process", async () => {
+    requireDebugpy();
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "pool.py": POOL });
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    await h.ok({ operation: "breakpoints", file: "pool.py", lines: [6] });
+
+    const launched = await h.ok({ operation: "launch", program: "pool.py", child_processes: true });
+    expect(launched.data).toMatchObject({ state: "stopped", frame: { file: "pool.py", line: 6, name: "spin" }, process: { role: "child" } });
+    const workerPid: number = launched.data.process.pid;
+    const mainPid: number = (await h.ok({ operation: "status" })).data.processes[0].pid;
+    expect(mainPid).not.toBe(workerPid);
+
+    const stepped = await h.ok({ operation: "step_over" });
+    expect(stepped.data).toMatchObject({ state: "stopped", reason: "step", frame: { line: 7 }, process: { pid: workerPid, role: "child" } });
+
+    // A breakpoint set now reaches the worker too: moving it to line 7 stops there next.
+    await h.ok({ operation: "breakpoints", file: "pool.py", lines: [7] });
+    const again = await h.ok({ operation: "continue" });
+    expect(again.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { line: 7 }, process: { pid: workerPid } });
+
+    const terminated = await h.ok({ operation: "terminate" });
+    expect(terminated.text).toContain(`child process ${workerPid}`);
+    expect(await gone(workerPid)).toBe(true);
+    expect(await gone(mainPid)).toBe(true);
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("without child_processes the child runs undebugged, and the answer says so", async () => {
+    requireDebugpy();
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "parent.py": PARENT, "child.py": CHILD });
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    await h.ok({ operation: "breakpoints", file: "child.py", lines: [4] });
+    const launched = await h.ok({ operation: "launch", program: "parent.py" });
+    expect(launched.data.state).toBe("exited");
+    expect(launched.data.output).toContain("parent done");
+    expect(launched.text).toContain("Child processes are not debugged");
+    expect(launched.text).toContain("child_processes: true");
+    expect(launched.data.process).toBeUndefined();
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("child_processes with an adapter other than debugpy is refused with a sentence", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "go.mod": "module x\n\ngo 1.19\n", "main.go": "package main\n\nfunc main() {}\n" });
+    await using h = await debugHarness(dir.path);
+    const refused = await h.call({ operation: "launch", program: "main.go", child_processes: true });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("child_processes works with debugpy (Python programs) only");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+});
