@@ -1,8 +1,7 @@
 // debug with child_processes over real debugpy (Debian 12's 1.6, which announces a child with its debugpyAttach event).
 import { describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, gone, requireTool } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, gone, requireDebugpy } from "./harness.ts";
 
 /** The child: its breakpoint line (4) runs only in the child process. */
 const CHILD = `import os
@@ -35,12 +34,6 @@ if __name__ == "__main__":
     worker.start()
     worker.join()
 `;
-
-function requireDebugpy(): void {
-  requireTool("/usr/bin/python3", "apt install python3-debugpy");
-  const probe = spawnSync("/usr/bin/python3", ["-c", "import debugpy"]);
-  if (probe.status !== 0) throw new Error("debugpy is missing for /usr/bin/python3; install it with: apt install python3-debugpy");
-}
 
 describe("debug child processes (debugpy)", () => {
   test("a breakpoint in a subprocess's code stops there, named by the child's pid; calls act on the child; the run ends cleanly", async () => {

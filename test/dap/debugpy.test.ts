@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { freePort } from "../helpers/free-port.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, requireTool, untilListening } from "./harness.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, requireDebugpy, untilListening } from "./harness.ts";
 
 const APP = `import sys
 
@@ -21,12 +21,6 @@ def main():
 
 main()
 `;
-
-function requireDebugpy(): void {
-  requireTool("/usr/bin/python3", "apt install python3-debugpy");
-  const probe = spawnSync("/usr/bin/python3", ["-c", "import debugpy"]);
-  if (probe.status !== 0) throw new Error("debugpy is missing for /usr/bin/python3; install it with: apt install python3-debugpy");
-}
 
 describe("debug with debugpy", () => {
   test("breakpoint, stack, scopes, variables, evaluate, steps, continue to exit with output", async () => {

@@ -1,4 +1,5 @@
 // Drives the debug tool through a real run and the official MCP SDK client, for the adapter tests.
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RunConfig } from "../../src/config/schema.ts";
@@ -75,6 +76,13 @@ export async function stoppedPythonLoop(settings: Record<string, unknown> = {}):
 /** Fails with the install command when a component the test drives is missing. */
 export function requireTool(path: string, install: string): void {
   if (!existsSync(path)) throw new Error(`${path} is missing; install it with: ${install}`);
+}
+
+/** Fails with the install command when /usr/bin/python3 or its debugpy is missing. */
+export function requireDebugpy(): void {
+  requireTool("/usr/bin/python3", "apt install python3-debugpy");
+  const probe = spawnSync("/usr/bin/python3", ["-c", "import debugpy"]);
+  if (probe.status !== 0) throw new Error("debugpy is missing for /usr/bin/python3; install it with: apt install python3-debugpy");
 }
 
 /** Whether a pid is still alive (signal 0 probes without killing). */
