@@ -1,0 +1,36 @@
+// `npm run test:unit`: the fast tier for the edit-test loop. Every test file runs except those that
+// drive a language server, a debug adapter, Chromium or a compiled binary; each left out is named
+// here with what it drives, so a new slow file is added with its reason, not to an unreadable flag.
+// Usage: bun build/test-unit.ts [more bun test arguments]
+export {};
+
+const LEFT_OUT: ReadonlyArray<readonly [pattern: string, drives: string]> = [
+  ["test/lsp/**", "language servers"],
+  ["test/dap/**", "debug adapters"],
+  ["test/kernel/**", "kernels under load, pandas, matplotlib"],
+  ["test/release/**", "compiled binaries and archives"],
+  ["test/runtime/**", "the compiled binary's runtime"],
+  ["test/hardening/{special-files,location-links,file-names,read-only,checker-reach}.test.ts", "pyright, clangd"],
+  ["test/hardening/path-escapes-server.test.ts", "pyright"],
+  ["test/hardening/debug-temp-files.test.ts", "debugpy"],
+  ["test/hardening/{*-faults,retained-calls,sidecar-signals,write-race}.test.ts", "language servers, adapters and kernels killed mid-call"],
+  ["test/cli/doctor.test.ts", "every installed server and adapter"],
+  ["test/questions/{operator-browser,console-browser,console-resources,page-secret-browser}.test.ts", "Chromium"],
+  ["test/syntax/compiled-workers.test.ts", "the compiled binary"],
+  ["test/platform/priority.test.ts", "child processes under nice"],
+];
+
+const command = [
+  process.execPath,
+  "test",
+  "--timeout",
+  "30000",
+  // Files run in four worker processes: most of this tier's time is spent waiting (sockets, child
+  // processes, timers), so on two cores four at once took 184 s where one at a time took 343 s.
+  "--parallel=4",
+  ...LEFT_OUT.map(([pattern]) => `--path-ignore-patterns=${pattern}`),
+  ...process.argv.slice(2),
+];
+console.error(`test:unit leaves out the tests of ${LEFT_OUT.map(([, drives]) => drives).join("; ")} (build/test-unit.ts); npm test runs them.`);
+const child = Bun.spawn(command, { stdio: ["inherit", "inherit", "inherit"] });
+process.exit(await child.exited);
