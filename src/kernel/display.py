@@ -1,6 +1,6 @@
 # Rendering values for the sidecar's Python kernel: MIME bundles with markdown tables for pandas
 # DataFrames and PNGs for matplotlib figures. Loaded as module `sidecar_display`.
-import base64
+import binascii  # base64's own encoder, without the base64 module's import at start-up
 import io
 
 REPR_MAX_CHARS = 20_000
@@ -44,7 +44,7 @@ def frame_markdown(frame):
 def figure_png(figure):
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
+    return binascii.b2a_base64(buffer.getvalue(), newline=False).decode("ascii")
 
 
 
@@ -71,7 +71,7 @@ def mime_bundle(value):
                 if isinstance(data, tuple):
                     data = data[0]
                 if isinstance(data, bytes) and mime == "image/png":
-                    bundle[mime] = base64.b64encode(data).decode("ascii")
+                    bundle[mime] = binascii.b2a_base64(data, newline=False).decode("ascii")
                 elif isinstance(data, str) and mime == "image/png" and data:
                     # IPython.display.Image answers already base64-encoded text.
                     bundle[mime] = data

@@ -7,11 +7,11 @@ import io
 import json
 import linecache
 import os
-import queue
 import re
 import sys
 import threading
 import time
+from _queue import SimpleQueue  # queue.SimpleQueue itself; the queue module loads heapq and more at start-up
 
 PROTO_IN = os.dup(0)
 PROTO_OUT = os.dup(1)
@@ -317,7 +317,7 @@ def _deliver(reply):
 
 # --- showing values ----------------------------------------------------------------------------
 
-from sidecar_display import figure_png, mime_bundle, shown_figures  # noqa: E402  (registered by the prelude)
+from sidecar_display import figure_png, mime_bundle, shown_figures  # noqa: E402  (embedded, see the prelude)
 
 
 def display(*values, **_options):
@@ -405,18 +405,27 @@ sys.meta_path.insert(0, _DisplayHook())
 
 # --- running cells -----------------------------------------------------------------------------
 
-from sidecar_magics import IPythonShim, transform_cell  # noqa: E402  (registered by the prelude)
+_shell = None
+
+
+def get_ipython():
+    """The magics shim, built on first use: sidecar_magics is compiled only when a cell needs it."""
+    global _shell
+    if _shell is None:
+        from sidecar_magics import IPythonShim
+
+        _shell = IPythonShim(NAMESPACE)
+        _shell.hidden = KERNEL_NAMES
+    return _shell
+
 
 NAMESPACE = {"__name__": "__main__", "__builtins__": __builtins__}
-SHELL = IPythonShim(NAMESPACE)
-NAMESPACE.update(
-    display=display, tool=tool, atool=atool, ToolError=ToolError, ToolDenied=ToolDenied, get_ipython=lambda: SHELL
-)
+NAMESPACE.update(display=display, tool=tool, atool=atool, ToolError=ToolError, ToolDenied=ToolDenied, get_ipython=get_ipython)
 sys.modules["__main__"] = type(sys)("__main__")
 sys.modules["__main__"].__dict__.update(NAMESPACE)
 NAMESPACE = sys.modules["__main__"].__dict__
-SHELL.namespace = NAMESPACE
-SHELL.hidden = frozenset(NAMESPACE)
+# The kernel's own names (display, tool, get_ipython…): %who and %whos leave them out.
+KERNEL_NAMES = frozenset(NAMESPACE)
 
 _loop = None
 
@@ -464,6 +473,8 @@ def run_cell(message):
         try:
             tree = compile(source, filename, "exec", flags)
         except SyntaxError:
+            from sidecar_magics import transform_cell
+
             rewritten = transform_cell(source)
             if rewritten is None:
                 raise
@@ -526,7 +537,7 @@ def _read_protocol(cells):
 
 
 def main():
-    cells = queue.Queue()
+    cells = SimpleQueue()
     for pipe in RAW:
         threading.Thread(target=pipe.run, daemon=True, name=f"sidecar-{pipe.name}").start()
     threading.Thread(target=_flusher, daemon=True, name="sidecar-outbox").start()

@@ -27,17 +27,41 @@ export const JS_KERNEL_COMMAND = "__kernel-js";
  */
 const JS_FD_SHUFFLE = 'exec 3<&0 4>&1 </dev/null 1>&2; exec "$@"';
 
-/** The driver's helper modules, registered under these names before the driver runs. */
+/** The driver's helper modules, importable under these names from the driver's first line. */
 const DRIVER_MODULES: Record<string, string> = { sidecar_magics: magics, sidecar_display: display, sidecar_html: htmlMarkdown };
 
-/** The driver, with its helper modules registered first, as one `python -c` program. */
+/**
+ * Serves the helper modules (SOURCES: name → source) to `import`, each compiled on its first import:
+ * most kernels never run a magic or show HTML, and compiling sidecar_magics alone took 10–20 ms of
+ * every start. The spec type is the one sys's own spec has: importlib.machinery is not loaded yet.
+ */
+const EMBEDDED_FINDER = `import sys as _sys
+
+
+class _EmbeddedModules:
+    def __init__(self, sources):
+        self.sources = sources
+        self.spec = type(_sys.__spec__)
+
+    def find_spec(self, name, path=None, target=None):
+        return self.spec(name, self, origin=f"<{name}>") if name in self.sources else None
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        name = module.__name__
+        exec(compile(self.sources[name], f"<{name}>", "exec"), module.__dict__)
+
+
+_sys.meta_path.insert(0, _EmbeddedModules(SOURCES))
+del _sys, _EmbeddedModules
+`;
+
+/** The driver, with its helper modules importable first, as one `python -c` program. */
 export function pythonProgram(): string {
-  const modules = Object.entries(DRIVER_MODULES).flatMap(([name, source]) => [
-    `_module = _types.ModuleType(${JSON.stringify(name)})`,
-    `exec(compile(${JSON.stringify(source)}, ${JSON.stringify(`<${name}>`)}, "exec"), _module.__dict__)`,
-    `_sys.modules[${JSON.stringify(name)}] = _module`,
-  ]);
-  return ["import sys as _sys, types as _types", ...modules, "del _sys, _types, _module", driver].join("\n");
+  const sources = Object.entries(DRIVER_MODULES).map(([name, source]) => `${JSON.stringify(name)}: ${JSON.stringify(source)}`);
+  return [EMBEDDED_FINDER.replace("SOURCES", `{${sources.join(", ")}}`), driver].join("\n");
 }
 
 /**

@@ -128,3 +128,15 @@ describe("%pip", () => {
     expect(refused.text).toContain("pip exited with status 1");
   }, KERNEL_TEST_TIMEOUT_MS);
 });
+
+// Start-up counts (bench/eval.ts): the magics and HTML modules are compiled only when a cell needs them.
+test("the magics shim and the HTML converter load on first use, and get_ipython() is one shim", async () => {
+  await using dir = await tempDir();
+  await using t = await kernelRun(dir.path);
+  const loaded = "import sys\nsorted(name for name in sys.modules if name.startswith('sidecar_'))";
+  expect((await cell(t.client, loaded)).text).toContain("Out[1]: ['sidecar_display']");
+  const who = await cell(t.client, "x = 1\n%who");
+  expect(who.text).toEndWith("\nsys\tx"); // the kernel's own names (get_ipython, tool…) left out
+  expect((await cell(t.client, "get_ipython() is get_ipython()")).text).toContain("Out[3]: True");
+  expect((await cell(t.client, loaded)).text).toContain("Out[4]: ['sidecar_display', 'sidecar_magics']");
+}, KERNEL_TEST_TIMEOUT_MS);
