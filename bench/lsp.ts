@@ -219,10 +219,11 @@ async function main() {
         times.push(await timed(async () => (answer = (await mcp.callTool({ name: "lsp_rename", arguments: { file: project.declaration.file, line: project.declaration.line, symbol: from, new_name: to } })) as typeof answer)));
         const data = answer.structuredContent as { files?: string[]; edits?: number; diagnostics?: { status: string; new: unknown[] } } | undefined;
         if (answer.isError || !data?.files) {
-          summary = `failed: ${JSON.stringify(answer.content).slice(0, 300)}`;
+          summary += `${summary ? "; " : ""}failed: ${JSON.stringify(answer.content).slice(0, 300)}`;
           break;
         }
-        summary = `${data.edits} edits in ${data.files.length} files, diagnostics ${data.diagnostics?.status}, ${data.diagnostics?.new.length} new`;
+        // Each rename's own: a later one that edits fewer files (clangd's stale index) must show.
+        summary += `${summary ? "; " : ""}${data.edits} edits in ${data.files.length} files, diagnostics ${data.diagnostics?.status}, ${data.diagnostics?.new.length} new`;
       }
       console.log(`  rename end to end  ${ms(median(times))} p50 of ${times.length} (${times.map((t) => t.toFixed(0)).join(", ")} ms): ${summary}`);
     }

@@ -168,6 +168,8 @@ export class LanguageServerClient {
   readonly documents = new Map<string, OpenDocument>();
   /** Requests in flight, and when the last one started or ended: idle shutdown must not cut one off. */
   inFlight = 0;
+  /** Set once a publish carried a version: the server's unversioned ones are then about closed files (clangd's on close). */
+  versionsPublishes = false;
   /** How many times a query was asked again after "content modified" (status and tests read it). */
   contentModifiedRetries = 0;
   lastActivity = Date.now();
@@ -457,6 +459,7 @@ export class LanguageServerClient {
     const c = this.connection;
     c.onNotification("textDocument/publishDiagnostics", (params: { uri: string; version?: number; diagnostics: Diagnostic[] }) => {
       this.sequence += 1;
+      if (params.version !== undefined && params.version !== null) this.versionsPublishes = true;
       this.published.set(params.uri, { version: params.version ?? undefined, diagnostics: params.diagnostics, sequence: this.sequence });
       this.events.emit("published", params.uri);
     });

@@ -80,6 +80,8 @@ function awaitPush(client: LanguageServerClient, document: SyncedDocument, signa
     const current = client.published.get(document.uri);
     if (!current) return undefined;
     if (current.version !== undefined) return current.version === document.version ? current : undefined;
+    // A server that versions its publishes sends an unversioned one only for a closed file (clangd's empty list on close).
+    if (client.versionsPublishes) return undefined;
     return current.sequence > startSequence ? current : undefined;
   };
   if (!document.changed && before && matches()) return Promise.resolve({ status: "fresh", diagnostics: before.diagnostics, via: "push" });

@@ -127,6 +127,21 @@ export function sendChange(client: LanguageServerClient, uri: string, open: Open
   client.notify("textDocument/didChange", { textDocument: { uri, version: open.version }, contentChanges: [{ text }] });
 }
 
+/**
+ * The open document closed and opened again with its text unchanged and the next version: the
+ * server parses it afresh against the files it includes as they are now, and publishes for it.
+ * clangd publishes nothing for a text re-sent as it was when its headers did not change either
+ * (each such wait ran out its 15 s cap); on close it publishes an empty list without a version,
+ * which a versioned wait passes over.
+ */
+export function reopenDocument(client: LanguageServerClient, uri: string, open: OpenDocument): void {
+  client.notify("textDocument/didClose", { textDocument: { uri } });
+  open.version += 1;
+  open.history.push({ version: open.version, text: open.text });
+  if (open.history.length > TEXT_HISTORY_KEPT) open.history.shift();
+  client.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageIdFor(client.spec, pathOfUri(uri)), version: open.version, text: open.text } });
+}
+
 /** Tells the server a file is gone or renamed away, so it stops reporting on a stale copy. */
 export function closeDocument(client: LanguageServerClient, path: string): void {
   const uri = uriOf(path);

@@ -9,7 +9,7 @@ import { shownPath } from "../workspace/shown-path.ts";
 import type { LanguageServerClient } from "./client.ts";
 import type { ServerSpec } from "./catalog.ts";
 import { collectDiagnostics } from "./diagnostics.ts";
-import { openDocument, sendChange, uriOf } from "./documents.ts";
+import { openDocument, reopenDocument, uriOf } from "./documents.ts";
 import { pathOfUri } from "./present.ts";
 
 /** Source files read to find the uses of a name; past this the scan stops and says so. */
@@ -105,7 +105,7 @@ export async function reparse(client: LanguageServerClient, paths: readonly stri
     paths.map(async (path) => {
       const uri = uriOf(path);
       let open = client.documents.get(uri);
-      if (open) sendChange(client, uri, open, open.text);
+      if (open) reopenDocument(client, uri, open);
       else {
         const text = await readFile(path, "utf8").catch(() => undefined);
         if (text === undefined) return;

@@ -6,7 +6,7 @@ import { ToolFailure } from "../answer/failure.ts";
 import { isInside, relativeToWorkdir } from "../workspace/paths.ts";
 import type { LanguageServerClient, OpenDocument } from "./client.ts";
 import { answersWhenAsked, collectDiagnostics, type Freshness } from "./diagnostics.ts";
-import { closeDocument, openDocument, sendChange, stampOf, uriOf, type SyncedDocument } from "./documents.ts";
+import { closeDocument, openDocument, reopenDocument, sendChange, stampOf, uriOf, type SyncedDocument } from "./documents.ts";
 import { diagnosticsUnavailable } from "./launch.ts";
 import { compareDiagnostics, type DiagnosticLedger } from "./ledger.ts";
 import { diagnosticRow, isErrorOrWarning, pathOfUri, type DiagnosticRow, type SourceLines } from "./present.ts";
@@ -276,9 +276,10 @@ class ServerCheck {
   /**
    * New errors the change caused in files it did not touch: a renamed function leaves its callers
    * undeclared. A push server's new publishes are taken as they came; a server that answers when
-   * asked (pyright, tsserver) is asked about the open dependents, and clangd, which re-checks an
-   * open file only when that file changes, is sent it again unchanged so that it reparses it
-   * against the new header. Only files with diagnostics from before the change are compared.
+   * asked (pyright, tsserver) is asked about the open dependents, and on clangd, which re-checks
+   * an open file only when that file changes, each is closed and opened again (its text unchanged)
+   * so that it parses it against the new header. Only files with diagnostics from before the change
+   * are compared.
    */
   private async collectDependents(): Promise<void> {
     const current = new Map<string, readonly Diagnostic[]>();
@@ -287,13 +288,17 @@ class ServerCheck {
       [...this.dependents.keys()].map(async (uri) => {
         const open = this.client.documents.get(uri);
         if (!open) return;
-        if (reparses) sendChange(this.client, uri, open, open.text);
+        if (reparses) reopenDocument(this.client, uri, open);
         else if (!answersWhenAsked(this.client)) return;
         const asked = await this.diagnose(uri, open, true);
         if (asked.status === "fresh") current.set(uri, asked.diagnostics);
       }),
     );
-    for (const [uri, now] of this.client.published) if ((now.sequence > this.sequence || !this.published.has(uri)) && !current.has(uri)) current.set(uri, now.diagnostics);
+    for (const [uri, now] of this.client.published) {
+      // An unversioned publish from a server that versions them is about a closed file (clangd's on a reopen).
+      if (now.version === undefined && this.client.versionsPublishes) continue;
+      if ((now.sequence > this.sequence || !this.published.has(uri)) && !current.has(uri)) current.set(uri, now.diagnostics);
+    }
     const written = new Set(this.changes.map((change) => uriOf(change.path)));
     for (const [uri, diagnostics] of current) {
       if (written.has(uri)) continue;
