@@ -1,6 +1,8 @@
 // Benchmark: sidecar's ast_grep (through its MCP HTTP API) against the ast-grep CLI on the same
 // corpus — checks both find the same matches, prints medians and the sidecar/ast-grep ratios for a
 // cold first query (fresh sidecar) and a warm repeat, and the sidecar's RSS after each.
+// CPU seconds (user + system) are printed beside the wall times: on a machine shared with other
+// work the wall ratio swings with the load, the CPU each tool spent on the same search does not.
 // Usage: bun bench/ast-grep.ts [--binary dist/sidecar] [--corpus DIR] [--cold-runs N] [--only TEXT]
 //        [--ast-grep-nice N]
 // --only TEXT: just the cases whose pattern contains TEXT. --ast-grep-nice N: run the CLI N nice
@@ -13,7 +15,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient } from "../build/spawn-sidecar.ts";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { cpuSeconds } from "./cpu-time.ts";
 import { dirname, join, relative } from "node:path";
 
 const root = join(import.meta.dir, "..");
@@ -105,15 +108,17 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-function astGrepRun(c: Case, corpus: string): { ms: number; count: number; keys: Set<string> } {
+function astGrepRun(c: Case, corpus: string): { ms: number; cpu: number; count: number; keys: Set<string> } {
   const started = performance.now();
+  const cpuBefore = cpuSeconds(process.pid, { reaped: true }) - cpuSeconds(process.pid);
   const args = ["run", "-p", c.pattern, "-l", c.astGrepLanguage, "--json=compact", corpus];
   const [command, argv] = AST_GREP_NICE > 0 ? ["nice", ["-n", String(AST_GREP_NICE), AST_GREP, ...args]] : [AST_GREP, args];
   const run = spawnSync(command, argv, { encoding: "utf8", maxBuffer: 1 << 28 });
   const ms = performance.now() - started;
+  const cpu = cpuSeconds(process.pid, { reaped: true }) - cpuSeconds(process.pid) - cpuBefore;
   const found = JSON.parse(run.stdout || "[]") as { file: string; range: { start: { line: number; column: number } } }[];
   // Nested matches can share a start (`a as B as C`), so the count is kept apart from the key set.
-  return { ms, count: found.length, keys: new Set(found.map((m) => `${relative(corpus, m.file)}:${m.range.start.line + 1}:${m.range.start.column + 1}`)) };
+  return { ms, cpu, count: found.length, keys: new Set(found.map((m) => `${relative(corpus, m.file)}:${m.range.start.line + 1}:${m.range.start.column + 1}`)) };
 }
 
 interface Sidecar {
@@ -134,26 +139,30 @@ async function startSidecar(corpus: string): Promise<Sidecar> {
   return { child, client };
 }
 
-async function sidecarQuery(s: Sidecar, c: Case): Promise<{ ms: number; total: number; keys: Set<string>; notes: string[] }> {
+async function sidecarQuery(s: Sidecar, c: Case): Promise<{ ms: number; cpu: number; total: number; keys: Set<string>; notes: string[] }> {
   const started = performance.now();
+  const cpuBefore = cpuSeconds(s.child.pid!);
   const result = await s.client.callTool({ name: "ast_grep", arguments: { pattern: c.pattern, language: c.language, max_results: 1000 } }, undefined, { timeout: 600_000 });
   const ms = performance.now() - started;
+  const cpu = cpuSeconds(s.child.pid!) - cpuBefore;
   if (result.isError) throw new Error(`sidecar failed: ${JSON.stringify(result.content)}`);
   const data = result.structuredContent as { total: number; matches: { path: string; start: { line: number; column: number } }[]; notes: string[] };
-  return { ms, total: data.total, keys: new Set(data.matches.map((m) => `${m.path}:${m.start.line}:${m.start.column}`)), notes: data.notes };
+  return { ms, cpu, total: data.total, keys: new Set(data.matches.map((m) => `${m.path}:${m.start.line}:${m.start.column}`)), notes: data.notes };
 }
 
 const corpusOption = option("--corpus");
 const corpus = corpusOption ?? buildCorpus();
 const only = option("--only");
 const CASES = (corpusOption ? CORPUS_CASES : DEFAULT_CASES).filter((c) => only === undefined || c.pattern.includes(only));
-const rows: string[][] = [["pattern", "lang", "matches", "ast-grep ms", "cold ms", "warm ms", "cold ×", "warm ×", "RSS cold/warm MB", "same"]];
+const rows: string[][] = [["pattern", "lang", "matches", "ast-grep ms", "cold ms", "warm ms", "cold ×", "warm ×", "CPU s ast-grep/cold", "CPU ×", "RSS cold/warm MB", "same"]];
 const coldRatios: number[] = [];
+const cpuRatios: number[] = [];
+const loads: number[] = [loadavg()[0]!];
 const warmRatios: number[] = [];
 for (const c of CASES) {
   const cli = Array.from({ length: CLI_RUNS }, () => astGrepRun(c, corpus));
   const cliMs = median(cli.map((r) => r.ms));
-  const colds: Array<{ ms: number; total: number; keys: Set<string>; notes: string[] }> = [];
+  const colds: Array<{ ms: number; cpu: number; total: number; keys: Set<string>; notes: string[] }> = [];
   let warmMs = 0;
   let rssCold = 0;
   let rssWarm = 0;
@@ -171,11 +180,17 @@ for (const c of CASES) {
       }
     } finally {
       await sidecar.client.close().catch(() => {});
+      const exited = new Promise((resolve) => (sidecar.child.exitCode !== null ? resolve(null) : sidecar.child.once("exit", resolve)));
       sidecar.child.kill("SIGTERM");
+      // Reaped here, so its CPU time is not added to the next ast-grep run's (both count as reaped children).
+      await exited;
     }
   }
   const cold = colds[0]!;
   const coldMs = median(colds.map((r) => r.ms));
+  const cliCpu = median(cli.map((r) => r.cpu));
+  const coldCpu = median(colds.map((r) => r.cpu));
+  loads.push(loadavg()[0]!);
   const theirs = cli[0]!.keys;
   const theirCount = cli[0]!.count;
   // Totals are compared in full; positions for the first 1000 shown (the tool's cap).
@@ -188,9 +203,14 @@ for (const c of CASES) {
   if (cold.notes.length > 0) console.log(`  notes: ${cold.notes.join("; ").slice(0, 300)}`);
   coldRatios.push(coldMs / cliMs);
   warmRatios.push(warmMs / cliMs);
-  rows.push([c.pattern, c.language, String(cold.total), cliMs.toFixed(0), coldMs.toFixed(0), warmMs.toFixed(0), (coldMs / cliMs).toFixed(2), (warmMs / cliMs).toFixed(2), `${rssCold}/${rssWarm}`, same ? "yes" : "NO"]);
+  cpuRatios.push(coldCpu / cliCpu);
+  rows.push([
+    c.pattern, c.language, String(cold.total), cliMs.toFixed(0), coldMs.toFixed(0), warmMs.toFixed(0), (coldMs / cliMs).toFixed(2), (warmMs / cliMs).toFixed(2),
+    `${cliCpu.toFixed(2)}/${coldCpu.toFixed(2)}`, (coldCpu / cliCpu).toFixed(2), `${rssCold}/${rssWarm}`, same ? "yes" : "NO",
+  ]);
 }
 const widths = rows[0]!.map((_, k) => Math.max(...rows.map((r) => r[k]!.length)));
 for (const row of rows) console.log(row.map((cell, k) => cell.padEnd(widths[k]!)).join("  "));
 if (AST_GREP_NICE > 0) console.log(`ast-grep ran at nice +${AST_GREP_NICE}`);
-console.log(`median ratio sidecar/ast-grep: cold ${median(coldRatios).toFixed(2)}×, warm ${median(warmRatios).toFixed(2)}× (targets ≤ 1.0×, ≤ 0.2×)`);
+console.log(`median ratio sidecar/ast-grep: cold ${median(coldRatios).toFixed(2)}×, warm ${median(warmRatios).toFixed(2)}× (targets ≤ 1.0×, ≤ 0.2×); cold CPU ${median(cpuRatios).toFixed(2)}×`);
+console.log(`load average (1 min) during the run: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${availableParallelism()} cores`);

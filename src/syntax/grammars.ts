@@ -28,12 +28,44 @@ export function isGrammarId(id: string): boolean {
   return GRAMMAR_IDS.includes(id);
 }
 
+/**
+ * The tree-sitter runtime and grammars as compiled WebAssembly modules. A module can be posted to
+ * a worker, and every thread instantiating the same module shares its machine code: the parse
+ * workers of a search optimise a grammar's hot functions once between them, not once each (the
+ * optimising compiler's thread spent about a second per worker on a cold Python search).
+ */
+export interface CompiledGrammars {
+  grammarModule(id: string): Promise<WebAssembly.Module>;
+  runtimeModule(): Promise<WebAssembly.Module>;
+}
+
+/** Compiles each grammar (and the runtime) the first time it is asked for, and keeps the module. */
+export function compiledGrammars(source: GrammarSource): CompiledGrammars {
+  const modules = new Map<string, Promise<WebAssembly.Module>>();
+  const compile = (key: string, bytes: () => Promise<Uint8Array>) => {
+    let module = modules.get(key);
+    if (!module) {
+      module = bytes().then((b) => WebAssembly.compile(b));
+      modules.set(key, module);
+    }
+    return module;
+  };
+  return {
+    grammarModule: (id) => compile(id, () => source.grammarBytes(id)),
+    // Not a grammar id (those are names like "python"), so the two never meet in the map.
+    runtimeModule: () => compile("\0runtime", () => source.runtimeWasmBytes()),
+  };
+}
+
 /** Loads tree-sitter and grammars on first use; concurrent first uses share one promise. */
 export class GrammarLoader {
   private runtime: Promise<void> | undefined;
   private readonly languages = new Map<string, Promise<Language>>();
+  private readonly modules: CompiledGrammars;
 
-  constructor(private readonly source: GrammarSource) {}
+  constructor(source: GrammarSource | CompiledGrammars) {
+    this.modules = "grammarBytes" in source ? compiledGrammars(source) : source;
+  }
 
   language(id: string): Promise<Language> {
     if (!isGrammarId(id)) {
@@ -41,7 +73,7 @@ export class GrammarLoader {
     }
     let loading = this.languages.get(id);
     if (!loading) {
-      loading = this.loadRuntime().then(async () => Language.load(await this.source.grammarBytes(id)));
+      loading = this.loadRuntime().then(async () => Language.loadSync(await this.modules.grammarModule(id)));
       // A failure is kept: the bytes are embedded, so a retry would fail the same way.
       this.languages.set(id, loading);
     }
@@ -55,9 +87,18 @@ export class GrammarLoader {
     return parser;
   }
 
-  /** Compiles the tree-sitter runtime (once); grammars load after it. */
+  /** Instantiates the tree-sitter runtime (once); grammars load after it. */
   loadRuntime(): Promise<void> {
-    this.runtime ??= this.source.runtimeWasmBytes().then((wasmBinary) => Parser.init({ wasmBinary }));
+    this.runtime ??= this.modules.runtimeModule().then((module) =>
+      Parser.init({
+        // Emscripten's hook for a module compiled elsewhere: it hands over the imports and wants the instance back.
+        instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+          const instance = new WebAssembly.Instance(module, imports);
+          done(instance, module);
+          return instance.exports;
+        },
+      }),
+    );
     return this.runtime;
   }
 }

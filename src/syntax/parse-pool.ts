@@ -4,7 +4,7 @@
 // A directory is walked in a worker too, which also compiles the pattern once for the whole search:
 // the main thread, where every request waits its turn, only routes files.
 import type { GrammarSource } from "../host/runtime.ts";
-import { GrammarLoader } from "./grammars.ts";
+import { compiledGrammars, GrammarLoader, type CompiledGrammars } from "./grammars.ts";
 import { FileSearcher, SearchCancelled, type FileOutcome, type FileRef, type JobStats, type SearchJob } from "./file-search.ts";
 import { packFiles, unpackFiles } from "./packed-files.ts";
 import { ParseCache } from "./parse-cache.ts";
@@ -69,15 +69,20 @@ export class ParsePool {
   private nextJob = 1;
   private restarts = 0;
   private closing = false;
-  private runtimeWasm: Uint8Array | undefined;
+  private runtime: WebAssembly.Module | undefined;
   /** Which worker holds each file's cached tree. */
   private readonly homes = new Map<string, number>();
-  /** Grammars being unpacked for workers, by language. */
-  private readonly unpacking = new Map<string, Promise<Uint8Array>>();
+  /**
+   * Compiled once for all workers, and kept: a worker restarted later, or one getting a language
+   * another already has, instantiates the same module instead of compiling and optimising anew.
+   */
+  private readonly modules: CompiledGrammars;
   /** Why workers are not used, when they are not (reported by doctor and the tool's stats). */
   fallbackReason: string | undefined;
 
-  constructor(private readonly options: PoolOptions) {}
+  constructor(private readonly options: PoolOptions) {
+    this.modules = compiledGrammars(options.source);
+  }
 
   /**
    * Lists the scope's files (a worker walks a directory), then searches them split between the
@@ -244,7 +249,7 @@ export class ParsePool {
 
   private searcher(): FileSearcher {
     if (!this.inThread) {
-      const loader = new GrammarLoader(this.options.source);
+      const loader = new GrammarLoader(this.modules);
       this.inThread = new FileSearcher((id) => loader.parser(id), new ParseCache(this.options.cacheChars));
     }
     return this.inThread;
@@ -283,24 +288,11 @@ export class ParsePool {
     for (const language of languages) {
       if (slot.grammars.has(language)) continue;
       const worker = slot.worker;
-      const bytes = await this.grammarBytes(language);
+      const module = await this.modules.grammarModule(language);
       if (slot.grammars.has(language) || slot.worker !== worker) continue;
-      worker.postMessage({ type: "grammar", id: language, bytes } satisfies ToWorker);
+      worker.postMessage({ type: "grammar", id: language, module } satisfies ToWorker);
       slot.grammars.add(language);
     }
-  }
-
-  /**
-   * A grammar's bytes, unpacked once for all the workers that ask at the same time (it is not kept:
-   * an idle run holds no unpacked grammar).
-   */
-  private grammarBytes(language: string): Promise<Uint8Array> {
-    let bytes = this.unpacking.get(language);
-    if (!bytes) {
-      bytes = this.options.source.grammarBytes(language).finally(() => this.unpacking.delete(language));
-      this.unpacking.set(language, bytes);
-    }
-    return bytes;
   }
 
   private startWorkers(): Promise<WorkerSlot[]> {
@@ -319,7 +311,7 @@ export class ParsePool {
       this.fallbackReason = "no worker support in this runtime; parsing on the main thread";
       return [];
     }
-    this.runtimeWasm = await this.options.source.runtimeWasmBytes();
+    this.runtime = await this.modules.runtimeModule();
     const started: WorkerSlot[] = [];
     try {
       for (let k = 0; k < workers; k++) started.push(this.startSlot(spawnWorker));
@@ -359,7 +351,7 @@ export class ParsePool {
     };
     worker.addEventListener("error", (event) => onDeath((event as ErrorEvent).message || "unknown error"));
     worker.addEventListener("close", () => onDeath("it exited"));
-    worker.postMessage({ type: "hello", runtimeWasm: this.runtimeWasm!.slice(), cacheChars: this.options.cacheChars } satisfies ToWorker);
+    worker.postMessage({ type: "hello", runtime: this.runtime!, cacheChars: this.options.cacheChars } satisfies ToWorker);
   }
 
   /**

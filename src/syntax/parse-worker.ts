@@ -16,18 +16,18 @@ declare const self: { onmessage: ((event: MessageEvent<ToWorker>) => void) | nul
 const WORKER_NICE_STEPS = 10;
 lowerThisThreadPriority(WORKER_NICE_STEPS);
 
-let runtimeWasm: Uint8Array | undefined;
+let runtime: WebAssembly.Module | undefined;
 const cancelled = new Set<number>();
-const grammarBytes = new Map<string, Uint8Array>();
+const grammarModules = new Map<string, WebAssembly.Module>();
 const loader = new GrammarLoader({
-  async grammarBytes(id) {
-    const bytes = grammarBytes.get(id);
-    if (!bytes) throw new Error(`grammar ${id} was not sent to this worker`);
-    return bytes;
+  async grammarModule(id) {
+    const module = grammarModules.get(id);
+    if (!module) throw new Error(`grammar ${id} was not sent to this worker`);
+    return module;
   },
-  async runtimeWasmBytes() {
-    if (!runtimeWasm) throw new Error("the tree-sitter runtime was not sent to this worker");
-    return runtimeWasm;
+  async runtimeModule() {
+    if (!runtime) throw new Error("the tree-sitter runtime was not sent to this worker");
+    return runtime;
   },
 });
 let searcher = new FileSearcher((id) => loader.parser(id), new ParseCache());
@@ -39,15 +39,15 @@ self.onmessage = (event) => {
   const message = event.data;
   switch (message.type) {
     case "hello":
-      runtimeWasm = message.runtimeWasm;
+      runtime = message.runtime;
       searcher = new FileSearcher((id) => loader.parser(id), new ParseCache(message.cacheChars));
       self.postMessage({ type: "ready" });
-      // Workers start with the first search, which waits on this: the runtime compiles meanwhile.
+      // Workers start with the first search, which waits on this: the runtime instantiates meanwhile.
       void loader.loadRuntime().catch(() => {});
       return;
     case "grammar":
-      grammarBytes.set(message.id, message.bytes);
-      // Compiled ahead of the job that needs it (a failure surfaces there).
+      grammarModules.set(message.id, message.module);
+      // Instantiated ahead of the job that needs it (a failure surfaces there).
       void loader.language(message.id).catch(() => {});
       return;
     case "cancel":

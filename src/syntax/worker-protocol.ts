@@ -8,8 +8,9 @@ import type { SearchScope } from "./walk.ts";
 export type PackedJob = Omit<SearchJob, "files"> & { files: PackedFiles };
 
 export type ToWorker =
-  | { type: "hello"; runtimeWasm: Uint8Array; cacheChars: number }
-  | { type: "grammar"; id: string; bytes: Uint8Array }
+  /** Modules compiled once by the pool: every worker shares their machine code. */
+  | { type: "hello"; runtime: WebAssembly.Module; cacheChars: number }
+  | { type: "grammar"; id: string; module: WebAssembly.Module }
   /**
    * Compile the pattern, then list a directory scope's files (the walk and its stats stay off the
    * main thread); the compiled pattern goes with every job of the search.
