@@ -24,6 +24,8 @@ interface StreamLog {
 
 export class EventLog implements EventStore {
   private readonly streams = new Map<string, StreamLog>();
+  /** Settled streams in the order they settled (oldest first), with when: forgetting is a walk from the front, not a scan of every stream per answer. */
+  private readonly settledOrder = new Map<string, number>();
   private sequence = 0;
   private sweep: ReturnType<typeof setTimeout> | undefined;
 
@@ -68,15 +70,17 @@ export class EventLog implements EventStore {
     const log = this.streams.get(streamId);
     if (!log || log.settledAt !== undefined) return;
     log.settledAt = this.now();
+    this.settledOrder.set(streamId, log.settledAt);
     this.forgetOldSettled();
   }
 
   private forgetOldSettled(): void {
-    const settled = [...this.streams].filter(([, log]) => log.settledAt !== undefined);
     const cutoff = this.now() - this.keptMs;
-    settled.forEach(([streamId, log], index) => {
-      if (log.settledAt! < cutoff || index < settled.length - MAX_SETTLED_STREAMS) this.streams.delete(streamId);
-    });
+    for (const [streamId, settledAt] of this.settledOrder) {
+      if (settledAt >= cutoff && this.settledOrder.size <= MAX_SETTLED_STREAMS) break;
+      this.settledOrder.delete(streamId);
+      this.streams.delete(streamId);
+    }
     this.sweepLater();
   }
 
@@ -88,8 +92,7 @@ export class EventLog implements EventStore {
    */
   private sweepLater(): void {
     if (this.sweep !== undefined) return;
-    let oldest: number | undefined;
-    for (const log of this.streams.values()) if (log.settledAt !== undefined && (oldest === undefined || log.settledAt < oldest)) oldest = log.settledAt;
+    const oldest: number | undefined = this.settledOrder.values().next().value;
     if (oldest === undefined) return;
     this.sweep = setTimeout(() => {
       this.sweep = undefined;

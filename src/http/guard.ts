@@ -1,5 +1,5 @@
 // Who may talk to the server: loopback Host and Origin (against DNS rebinding), bearer token → surface.
-import { sameSecret } from "../platform/secrets.ts";
+import { sameDigest, secretDigest } from "../platform/secrets.ts";
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
 
@@ -41,7 +41,19 @@ export function bearerToken(authorization: string | undefined): string | undefin
 /** Finds whose token this is, comparing against every surface so timing says nothing about which. */
 export function matchToken<T extends { token: string }>(given: string | undefined, grants: readonly T[]): T | undefined {
   if (given === undefined) return undefined;
+  const presented = secretDigest(given);
   let found: T | undefined;
-  for (const grant of grants) if (sameSecret(given, grant.token) && !found) found = grant;
+  for (const grant of grants) if (sameDigest(presented, digestOfGrant(grant)) && !found) found = grant;
   return found;
+}
+
+/** Each grant's token digested once (every request is checked against every surface's token). */
+const grantDigests = new WeakMap<{ token: string }, { token: string; digest: Uint8Array }>();
+
+function digestOfGrant(grant: { token: string }): Uint8Array {
+  const kept = grantDigests.get(grant);
+  if (kept?.token === grant.token) return kept.digest;
+  const digest = secretDigest(grant.token);
+  grantDigests.set(grant, { token: grant.token, digest });
+  return digest;
 }

@@ -8,7 +8,14 @@ export function mintSecret(): string {
 
 /** Compares secrets in constant time; hashing first makes the lengths equal. */
 export function sameSecret(given: string, expected: string): boolean {
-  const a = createHash("sha256").update(given).digest();
-  const b = createHash("sha256").update(expected).digest();
+  return sameDigest(secretDigest(given), secretDigest(expected));
+}
+
+/** A secret's SHA-256, for comparing it in constant time with sameDigest (a secret checked often is digested once). */
+export function secretDigest(secret: string): Uint8Array {
+  return createHash("sha256").update(secret).digest();
+}
+
+export function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
   return timingSafeEqual(a, b);
 }

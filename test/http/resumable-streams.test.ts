@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { EventLog } from "../../src/http/event-log.ts";
+import { EventLog, MAX_SETTLED_STREAMS } from "../../src/http/event-log.ts";
 import { RETRY_MS } from "../../src/http/resumable-streams.ts";
 import { PROBE_TOOLS } from "../helpers/probe-tools.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
@@ -164,5 +164,27 @@ describe("what a session keeps", () => {
     expect(log.eventsAfter(priming)).toHaveLength(1);
     await Bun.sleep(200);
     expect(log.eventsAfter(priming)).toBeUndefined();
+  });
+
+  test("a session keeps its newest answered streams, and a stream still running whatever their number", async () => {
+    let now = 0;
+    const log = new EventLog(() => now, 60_000);
+    const running = await log.storeEvent("running", {} as never);
+    await log.storeEvent("running", { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } });
+    const primings: string[] = [];
+    for (let k = 0; k <= MAX_SETTLED_STREAMS; k++) {
+      now += 10;
+      primings.push(await log.storeEvent(`s${k}`, {} as never));
+      await log.storeEvent(`s${k}`, { jsonrpc: "2.0", id: k, result: {} });
+    }
+    expect(log.eventsAfter(primings[0]!)).toBeUndefined(); // the oldest of MAX + 1
+    for (const priming of primings.slice(1)) expect(log.eventsAfter(priming)).toHaveLength(1);
+    expect(log.eventsAfter(running)).toHaveLength(1);
+    now += 60_001; // the kept time is up for every answered stream: the next answer sweeps them
+    const last = await log.storeEvent("late", {} as never);
+    await log.storeEvent("late", { jsonrpc: "2.0", id: 99, result: {} });
+    for (const priming of primings) expect(log.eventsAfter(priming)).toBeUndefined();
+    expect(log.eventsAfter(last)).toHaveLength(1);
+    expect(log.eventsAfter(running)).toHaveLength(1);
   });
 });
