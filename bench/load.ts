@@ -25,6 +25,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
 import { lowerProcessPriority } from "../src/platform/priority.ts";
+import { peakResidentBytes, residentBytes } from "../src/platform/resident-memory.ts";
 import { DEEP_IDLE_MS } from "../src/run/idle-reclaim.ts";
 import { processesWithMarker, waitForNoLeftovers } from "../build/leftovers.ts";
 import { cpuSeconds, machineCpu } from "./cpu-time.ts";
@@ -77,9 +78,7 @@ const sidecar = await spawnSidecar(
 const pid = sidecar.ready.pid;
 
 function rss(): { rssMb: number; peakMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field: string) => Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? NaN);
-  return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
+  return { rssMb: (residentBytes(pid) ?? NaN) / 2 ** 20, peakMb: (peakResidentBytes(pid) ?? NaN) / 2 ** 20 };
 }
 
 /** A thread's time on a CPU and runnable-but-waiting for one, in seconds (Linux schedstat). */
