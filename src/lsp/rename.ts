@@ -5,6 +5,7 @@ import { ToolFailure } from "../answer/failure.ts";
 import { FolderSwapped, writeFilesAtomically } from "../workspace/atomic-write.ts";
 import { isInside, readFileInside, relativeToWorkdir } from "../workspace/paths.ts";
 import { ServerGone, type LanguageServerClient } from "./client.ts";
+import { collectDiagnostics } from "./diagnostics.ts";
 import { closeDocument, syncDocument, uriOf } from "./documents.ts";
 import { refuseBadName } from "./identifiers.ts";
 import { pathOfUri, type DiagnosticRow } from "./present.ts";
@@ -103,11 +104,24 @@ export async function renameSymbol(supervisor: LanguageServerSupervisor, input: 
   const diagnostics = await checkChange(supervisor, changes, onDisk ? { write, signal } : { inMemory: true, signal });
   const errors = diagnostics.new.filter((d) => d.severity === "error");
   if (errors.length && !input.force) {
-    if (onDisk) await putBack(changes);
+    if (onDisk) {
+      try {
+        await putBack(changes);
+      } catch (error) {
+        throw new ToolFailure(
+          `The rename of ${name} to ${input.new_name} brings ${errors.length} error(s) that were not there, and putting its files back failed (${(error as Error).message}): ${changes.map((c) => shownPath(relativeToWorkdir(supervisor.workdir, c.path))).join(", ")} may hold the rename. Check them, then run lsp_rename back or restore them from git.`,
+          { errors },
+        );
+      }
+    }
     await restore(supervisor, client, changes);
-    const how = onDisk ? `written and checked through the ${client.spec.id} server, then put back as it was,` : `checked through the ${client.spec.id} server before writing,`;
+    // clangd's index of the files follows their parse: the next query must not find the callers missing.
+    if (onDisk) await reparsed(client, changes, signal);
+    const how = onDisk
+      ? `was undone: written and checked through the ${client.spec.id} server (which reads the headers a file includes from disk), every file it wrote was put back as it was, since it brings`
+      : `was not written: checked through the ${client.spec.id} server before writing, it would bring`;
     throw new ToolFailure(
-      `The rename of ${name} to ${input.new_name} was not written: ${how} it would bring ${errors.length} error(s) that were not there:\n` +
+      `The rename of ${name} to ${input.new_name} ${how} ${errors.length} error(s) that were not there:\n` +
         errors.slice(0, ERRORS_LISTED).map((d) => `  ${errorLine(d)}`).join("\n") +
         `${errors.length > ERRORS_LISTED ? `\n  (${ERRORS_LISTED} of ${errors.length} shown)` : ""}\nPick another name, or pass force: true to write it anyway.`,
       { errors },
@@ -155,6 +169,17 @@ async function completeEdit(
   const { missed, unasked } = await missedUses(handle.client, uses, edit, signal);
   if (missed.length || unasked) throw staleIndexFailure(workdir, handle.spec, name, missed, unasked);
   return edit;
+}
+
+/** Waits until the server published for each changed file's current version (it has parsed them again). */
+async function reparsed(client: LanguageServerClient, changes: readonly TextChange[], signal?: AbortSignal): Promise<void> {
+  await Promise.all(
+    changes.map(async ({ path }) => {
+      const uri = uriOf(path);
+      const open = client.documents.get(uri);
+      if (open) await collectDiagnostics(client, { uri, version: open.version, text: open.text, changed: true }, signal).catch(() => undefined);
+    }),
+  );
 }
 
 /** A rename checked on disk and refused: each file gets its text before back (a created one is removed). */

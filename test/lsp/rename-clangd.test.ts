@@ -91,3 +91,24 @@ test("clangd: a caller its index has never seen (written by a shell after it sta
   expect(answer.data.files, note).toContain("late.c");
   expect(await readFile(join(dir.path, "late.c"), "utf8")).toBe(caller("Late").replace("compute(", "computeNext("));
 }, 300_000);
+
+test("clangd: a rename that collides with another function of the header is written, checked, put back and refused", async () => {
+  requireBinary("clangd", "apt-get install clangd");
+  await using dir = await tempDir();
+  const files = project(dir.path, 3);
+  files["core.h"] = "#ifndef CORE_H\n#define CORE_H\nint compute(int value);\nint other(void);\n#endif\n";
+  await dir.write(files);
+  await using t = await startTestRun(dir.path, LSP_CONFIG);
+  const client = await t.client();
+  const before = await Promise.all(Object.keys(files).map((f) => readFile(join(dir.path, f), "utf8")));
+  const answer = await call(client, "lsp_rename", { file: "core.h", line: 3, symbol: "compute", new_name: "other" });
+  // Checked in memory, clangd would have seen the callers against the old header; on disk, the clash is real.
+  expect(answer.isError, answer.text).toBe(true);
+  expect(answer.text).toContain("The rename of compute to other was undone: written and checked through the c server");
+  expect(answer.text).toMatch(/core\.h:\d+: error/);
+  expect(await Promise.all(Object.keys(files).map((f) => readFile(join(dir.path, f), "utf8")))).toEqual(before);
+  // The servers have the disk's text back: a query about compute still answers.
+  const refs = await call(client, "lsp", { action: "references", file: "core.h", line: 3, symbol: "compute" });
+  expect(refs.isError, refs.text).toBe(false);
+  expect(refs.text).toContain("f2.c:4");
+}, 300_000);
