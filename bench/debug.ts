@@ -1,5 +1,5 @@
 // Launch-to-first-stop and per-step latency per adapter: the debug tool over MCP vs raw DAP to the adapter.
-// Run: bun bench/debug.ts [rounds]   (needs python3-debugpy, delve, golang-go, lldb-16, gcc)
+// Run: bun bench/debug.ts [rounds] [adapter…]   (needs python3-debugpy, delve, golang-go, lldb-16, gcc)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +17,8 @@ import { startRun } from "../src/run/start.ts";
 import { bunPrimitives } from "../src/runtime/bun.ts";
 
 const ROUNDS = Number(process.argv[2] ?? 3);
+/** Adapters to measure (default all): `bun bench/debug.ts 5 lldb` measures lldb alone. */
+const ONLY = process.argv.slice(3);
 const STEPS = 8;
 /** Bound on any one wait in the raw client; a cold go build is the slow case. */
 const RAW_WAIT_MS = 120_000;
@@ -161,4 +163,4 @@ async function benchAdapter(fixture: Fixture): Promise<void> {
   }
 }
 
-for (const fixture of FIXTURES) await benchAdapter(fixture);
+for (const fixture of FIXTURES) if (!ONLY.length || ONLY.includes(fixture.adapter)) await benchAdapter(fixture);

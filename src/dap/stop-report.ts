@@ -100,8 +100,9 @@ async function outputCaughtUp(session: ReportedSession, outcome: StopOutcome): P
 
 /** `outputComplete`: all the program's output is known to be in (its pipes ended), so nothing is waited for. */
 export async function describeStop(session: ReportedSession, outcome: StopOutcome, waitedMs: number, outputComplete: boolean): Promise<StopReport> {
-  const caughtUp = outputComplete || (await outputCaughtUp(session, outcome));
-  const report = await describeState(session, outcome, waitedMs);
+  // The wait for output to go quiet and the requests that read the stop overlap: in series they
+  // added the quiet window (10 ms and more under load) to every report.
+  const [caughtUp, report] = await Promise.all([outputComplete || outputCaughtUp(session, outcome), describeState(session, outcome, waitedMs)]);
   session.lastFrame = report.frame;
   const read = session.output.read("report");
   if (read.text.length > REPORT_OUTPUT_CHARS) {
@@ -140,11 +141,16 @@ async function describeState(session: ReportedSession, outcome: StopOutcome, wai
   const report: StopReport = { state: "stopped", reason: body.reason, output: "" };
   if (body.description) report.description = body.description;
   if (threadId !== undefined) {
-    const name = await session.threadName(threadId);
-    report.thread = { id: threadId, ...(name ? { name } : {}) };
     // After a pause or an exception the top frame is often the runtime's (Go's panic stops in
     // runtime.fatalpanic, a C abort in libc): the frame worth showing is the project's nearest.
-    const shown = await reportedFrame(session, threadId, body.reason === "pause" || body.reason === "exception");
+    const framed = reportedFrame(session, threadId, body.reason === "pause" || body.reason === "exception");
+    // A name not known yet is asked for after the frames and waited for only as long as they take:
+    // debugpy answers one request at a time, and waiting for its `threads` after the first stop put
+    // 40–60 ms into every launch. A name that comes later is known to the next report.
+    const named = session.threadName(threadId);
+    const shown = await framed;
+    const name = await Promise.race([named, Promise.resolve(undefined)]);
+    report.thread = { id: threadId, ...(name ? { name } : {}) };
     if (shown.frame) report.frame = shown.frame;
     session.shownDepth = shown.depth;
     if (body.reason === "exception") report.exception = await exceptionText(session, threadId, body);
