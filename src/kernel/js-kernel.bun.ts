@@ -1,10 +1,9 @@
 // The JavaScript kernel: the sidecar binary re-executed as `sidecar __kernel-js`, running cells with
 // Bun's REPL-mode transpiler (TypeScript, top-level await, re-declaration, imports across cells).
-import { Console } from "node:console";
 import { read, readSync, writeSync } from "node:fs";
+import type { Console as NodeConsole } from "node:console";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { inspect } from "node:util";
 import * as vm from "node:vm";
@@ -114,29 +113,54 @@ const CONSOLE_METHODS = [
   "count", "countReset", "time", "timeEnd", "timeLog", "assert",
 ] as const;
 
+type StreamName = "stdout" | "stderr";
+
+/**
+ * Routes `console` and `process.stdout`/`stderr` into the protocol, each built on its first use:
+ * node:console, node:stream and the process's own stdout stream took about 60 ms of every kernel's
+ * start (bench/eval.ts), and many cells never print.
+ */
 function captureConsole(): void {
   // One decoder per stream: a character split across two Buffer writes must not become U+FFFD.
   const decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
-  const text = (name: "stdout" | "stderr", chunk: string | Uint8Array) => (typeof chunk === "string" ? chunk : decoders[name].write(Buffer.from(chunk)));
-  const sink = (name: "stdout" | "stderr") =>
-    new Writable({
+  const text = (name: StreamName, chunk: string | Uint8Array) => (typeof chunk === "string" ? chunk : decoders[name].write(Buffer.from(chunk)));
+  const write = (name: StreamName) =>
+    function (chunk: string | Uint8Array, ...rest: unknown[]): boolean {
+      stream(name, text(name, chunk));
+      const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+      done?.();
+      return true;
+    };
+  const sink = (name: StreamName) =>
+    new (require("node:stream") as typeof import("node:stream")).Writable({
       decodeStrings: false,
       write(chunk: string | Uint8Array, _encoding, done) {
         stream(name, text(name, chunk));
         done();
       },
     });
-  // Node's own Console keeps table, group indentation, count and time: the methods replaced one by
-  // one printed console.table after later lines and lost the indentation.
-  const captured = new Console({ stdout: sink("stdout"), stderr: sink("stderr"), inspectOptions: INSPECT_OPTIONS });
-  for (const method of CONSOLE_METHODS) Object.assign(console, { [method]: captured[method].bind(captured) });
-  for (const [target, name] of [[process.stdout, "stdout"], [process.stderr, "stderr"]] as const) {
-    target.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      stream(name, text(name, chunk));
-      const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
-      done?.();
-      return true;
-    }) as typeof target.write;
+  let captured: NodeConsole | undefined;
+  const real = (): NodeConsole => {
+    if (captured) return captured;
+    // Node's own Console keeps table, group indentation, count and time: the methods replaced one by
+    // one printed console.table after later lines and lost the indentation.
+    const { Console } = require("node:console") as typeof import("node:console");
+    const made = new Console({ stdout: sink("stdout"), stderr: sink("stderr"), inspectOptions: INSPECT_OPTIONS });
+    for (const method of CONSOLE_METHODS) Object.assign(console, { [method]: made[method].bind(made) });
+    return (captured = made);
+  };
+  for (const method of CONSOLE_METHODS) {
+    Object.assign(console, { [method]: (...args: unknown[]) => (real()[method] as (...values: unknown[]) => unknown)(...args) });
+  }
+  // The process's own stream is replaced rather than patched: reading it is what loads it. The
+  // replacement keeps what callers look at (write, fd, isTTY, and a stream's events for pipe()).
+  for (const [name, fd] of [["stdout", 1], ["stderr", 2]] as const) {
+    let replacement: NodeJS.WriteStream | undefined;
+    Object.defineProperty(process, name, {
+      configurable: true,
+      enumerable: true,
+      get: () => (replacement ??= Object.assign(sink(name), { write: write(name), fd, isTTY: false }) as unknown as NodeJS.WriteStream),
+    });
   }
 }
 

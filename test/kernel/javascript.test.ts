@@ -39,6 +39,25 @@ describe("javascript cells keep state like a notebook", () => {
     expect(consoled.text).toContain("before\n┌─────────┬───┐\n│ (index) │ a │\n├─────────┼───┤\n│    0    │ 1 │\n└─────────┴───┘\nG\n  inside\nafter\n€");
   }, KERNEL_TEST_TIMEOUT_MS);
 
+  // Start-up counts (bench/eval.ts): the process's own stdout stream is built only when a cell uses it.
+  test("process.stdout is built on first use and behaves as the process's stdout: fd, isTTY, pipe(), a child's stdio", async () => {
+    await using dir = await tempDir();
+    await using t = await kernelRun(dir.path);
+    const unbuilt = await cell(t.client, "typeof Object.getOwnPropertyDescriptor(process, 'stdout')?.get", js);
+    expect(unbuilt.text).toEndWith('Out[1]: "function"');
+    const used = await cell(
+      t.client,
+      "const { Readable } = require('node:stream');\nconst { spawnSync } = require('node:child_process');\n" +
+        "console.log([process.stdout.fd, process.stderr.fd, process.stdout.isTTY].join(' '));\n" +
+        "const source = Readable.from(['piped\\n']);\nsource.pipe(process.stdout);\nawait new Promise((done) => source.on('end', done));\n" +
+        "spawnSync('echo', ['from a child'], { stdio: ['ignore', process.stdout, process.stderr] }).status",
+      js,
+    );
+    expect(used.text).toContain("1 2 false\npiped\n");
+    expect(used.text).toContain("from a child");
+    expect(used.text).toEndWith("Out[2]: 0");
+  }, KERNEL_TEST_TIMEOUT_MS);
+
   test("errors show the cell's frames; a subprocess writing to fd 1 cannot corrupt the protocol", async () => {
     await using dir = await tempDir();
     await using t = await kernelRun(dir.path);
