@@ -46,6 +46,8 @@ const GRAMMARS: Record<string, GrammarSourceEntry> = {
   json: { ...official("tree-sitter-json", "0.24.8", "tree-sitter-json.wasm"), extensions: [".json"] },
   kotlin: { ...official("@tree-sitter-grammars/tree-sitter-kotlin", "1.1.0", "tree-sitter-kotlin.wasm"), extensions: [".kt", ".kts"] },
   lua: { ...official("@tree-sitter-grammars/tree-sitter-lua", "0.4.1", "tree-sitter-lua.wasm"), extensions: [".lua"] },
+  // Searched only when a search names it (grammars.ts, SEARCHED_WHEN_NAMED): see docs/ast-grep.md.
+  markdown: { ...CURSORLESS, wasm: "out/tree-sitter-markdown.wasm", extensions: [".md", ".markdown"] },
   nix: { ...CURSORLESS, wasm: "out/tree-sitter-nix.wasm", extensions: [".nix"] },
   perl: { ...CURSORLESS, wasm: "out/tree-sitter-perl.wasm", extensions: [".pl", ".pm", ".t"] },
   php: { ...official("tree-sitter-php", "0.24.2", "tree-sitter-php.wasm"), extensions: [".php"] },

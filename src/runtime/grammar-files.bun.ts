@@ -17,25 +17,26 @@ import g14 from "../../grammars/tree-sitter-javascript.wasm.gz" with { type: "fi
 import g15 from "../../grammars/tree-sitter-json.wasm.gz" with { type: "file" };
 import g16 from "../../grammars/tree-sitter-kotlin.wasm.gz" with { type: "file" };
 import g17 from "../../grammars/tree-sitter-lua.wasm.gz" with { type: "file" };
-import g18 from "../../grammars/tree-sitter-nix.wasm.gz" with { type: "file" };
-import g19 from "../../grammars/tree-sitter-perl.wasm.gz" with { type: "file" };
-import g20 from "../../grammars/tree-sitter-php.wasm.gz" with { type: "file" };
-import g21 from "../../grammars/tree-sitter-python.wasm.gz" with { type: "file" };
-import g22 from "../../grammars/tree-sitter-r.wasm.gz" with { type: "file" };
-import g23 from "../../grammars/tree-sitter-ruby.wasm.gz" with { type: "file" };
-import g24 from "../../grammars/tree-sitter-rust.wasm.gz" with { type: "file" };
-import g25 from "../../grammars/tree-sitter-scala.wasm.gz" with { type: "file" };
-import g26 from "../../grammars/tree-sitter-scss.wasm.gz" with { type: "file" };
-import g27 from "../../grammars/tree-sitter-solidity.wasm.gz" with { type: "file" };
-import g28 from "../../grammars/tree-sitter-svelte.wasm.gz" with { type: "file" };
-import g29 from "../../grammars/tree-sitter-swift.wasm.gz" with { type: "file" };
-import g30 from "../../grammars/tree-sitter-toml.wasm.gz" with { type: "file" };
-import g31 from "../../grammars/tree-sitter-tsx.wasm.gz" with { type: "file" };
-import g32 from "../../grammars/tree-sitter-typescript.wasm.gz" with { type: "file" };
-import g33 from "../../grammars/tree-sitter-vue.wasm.gz" with { type: "file" };
-import g34 from "../../grammars/tree-sitter-xml.wasm.gz" with { type: "file" };
-import g35 from "../../grammars/tree-sitter-yaml.wasm.gz" with { type: "file" };
-import g36 from "../../grammars/tree-sitter-zig.wasm.gz" with { type: "file" };
+import g18 from "../../grammars/tree-sitter-markdown.wasm.gz" with { type: "file" };
+import g19 from "../../grammars/tree-sitter-nix.wasm.gz" with { type: "file" };
+import g20 from "../../grammars/tree-sitter-perl.wasm.gz" with { type: "file" };
+import g21 from "../../grammars/tree-sitter-php.wasm.gz" with { type: "file" };
+import g22 from "../../grammars/tree-sitter-python.wasm.gz" with { type: "file" };
+import g23 from "../../grammars/tree-sitter-r.wasm.gz" with { type: "file" };
+import g24 from "../../grammars/tree-sitter-ruby.wasm.gz" with { type: "file" };
+import g25 from "../../grammars/tree-sitter-rust.wasm.gz" with { type: "file" };
+import g26 from "../../grammars/tree-sitter-scala.wasm.gz" with { type: "file" };
+import g27 from "../../grammars/tree-sitter-scss.wasm.gz" with { type: "file" };
+import g28 from "../../grammars/tree-sitter-solidity.wasm.gz" with { type: "file" };
+import g29 from "../../grammars/tree-sitter-svelte.wasm.gz" with { type: "file" };
+import g30 from "../../grammars/tree-sitter-swift.wasm.gz" with { type: "file" };
+import g31 from "../../grammars/tree-sitter-toml.wasm.gz" with { type: "file" };
+import g32 from "../../grammars/tree-sitter-tsx.wasm.gz" with { type: "file" };
+import g33 from "../../grammars/tree-sitter-typescript.wasm.gz" with { type: "file" };
+import g34 from "../../grammars/tree-sitter-vue.wasm.gz" with { type: "file" };
+import g35 from "../../grammars/tree-sitter-xml.wasm.gz" with { type: "file" };
+import g36 from "../../grammars/tree-sitter-yaml.wasm.gz" with { type: "file" };
+import g37 from "../../grammars/tree-sitter-zig.wasm.gz" with { type: "file" };
 import runtimeWasm from "web-tree-sitter/web-tree-sitter.wasm" with { type: "file" };
 
 export const grammarFiles: Record<string, string> = {
@@ -57,25 +58,26 @@ export const grammarFiles: Record<string, string> = {
   "json": g15,
   "kotlin": g16,
   "lua": g17,
-  "nix": g18,
-  "perl": g19,
-  "php": g20,
-  "python": g21,
-  "r": g22,
-  "ruby": g23,
-  "rust": g24,
-  "scala": g25,
-  "scss": g26,
-  "solidity": g27,
-  "svelte": g28,
-  "swift": g29,
-  "toml": g30,
-  "tsx": g31,
-  "typescript": g32,
-  "vue": g33,
-  "xml": g34,
-  "yaml": g35,
-  "zig": g36,
+  "markdown": g18,
+  "nix": g19,
+  "perl": g20,
+  "php": g21,
+  "python": g22,
+  "r": g23,
+  "ruby": g24,
+  "rust": g25,
+  "scala": g26,
+  "scss": g27,
+  "solidity": g28,
+  "svelte": g29,
+  "swift": g30,
+  "toml": g31,
+  "tsx": g32,
+  "typescript": g33,
+  "vue": g34,
+  "xml": g35,
+  "yaml": g36,
+  "zig": g37,
 };
 
 export const treeSitterRuntimeFile: string = runtimeWasm;

@@ -19,6 +19,14 @@ export const GRAMMAR_IDS: readonly string[] = GRAMMARS.map((g) => g.id);
 
 const byExtension = new Map(GRAMMARS.flatMap((g) => g.extensions.map((ext) => [ext, g.id] as const)));
 
+/**
+ * Languages a search covers only when it names them (`language`, or one such file as `path`). A
+ * markdown pattern like `## $T` parses as markdown, and so does nearly any text: a search of every
+ * language would parse every .md file of a checkout for patterns meant for code, and add a markdown
+ * note to most answers. Such files are counted and named in a note instead.
+ */
+export const SEARCHED_WHEN_NAMED: ReadonlySet<string> = new Set(["markdown"]);
+
 /** The grammar id for a file name, by extension; undefined when no embedded grammar fits. */
 export function grammarForPath(path: string): string | undefined {
   return byExtension.get(extname(path).toLowerCase());

@@ -188,6 +188,9 @@ export const PATTERN_LANGUAGES: Record<string, PatternLanguage> = {
   hcl: { metaChar: "_", ladder: [declaration(), expression("sg = ", "\n")] },
   json: { metaChar: "µ", quote: '"', ladder: [expression("", ""), member("{", "}")] },
   toml: { metaChar: "µ", quote: '"', ladder: [declaration("", "\n"), expression("sg = ", "\n")] },
+  // The block grammar: headings, list items, paragraphs, code blocks (their text is one leaf each).
+  // A block ends with its line break, so the fragment gets one.
+  markdown: { metaChar: "µ", ladder: [declaration("", "\n")] },
   solidity: {
     metaChar: "$",
     ladder: [...braced("contract Sg { function sg() public", "\n} }"), expression("contract Sg { function sg() public { x = ", "; } }"), member("contract Sg {\n", "\n}"), declaration()],

@@ -45,6 +45,8 @@ export interface PoolAnswer {
   files: number;
   /** Files left out for size. */
   oversized: number;
+  /** Files of languages searched only when named, left out of a search of every language (by language). */
+  unnamed: Array<{ language: string; files: number }>;
 }
 
 export interface PoolOptions {
@@ -108,6 +110,7 @@ export class ParsePool {
     if (language !== undefined) for (const slot of slots) void this.sendGrammars(slot, [language]).catch(() => {});
     let files: FileRef[];
     let oversized = 0;
+    let unnamed: PoolAnswer["unnamed"] = [];
     const patterns = new Map<string, Pattern>();
     let failures: Record<string, string> = {};
     const lister = slots[this.nextJob % slots.length]!;
@@ -121,6 +124,7 @@ export class ParsePool {
       const listed = await this.send(lister, { type: "list-all", id: this.nextJob++, scope, root: job.root }, signal);
       if (listed.type !== "listed") throw new Error(`a parse worker answered a listing with ${listed.type}`);
       ({ files, oversized } = { files: unpackFiles(listed.files), oversized: listed.oversized });
+      unnamed = listed.unnamed ?? [];
       const present = [...new Set(files.map((f) => f.language!))].sort();
       if (present.length > 0) {
         const compiled = await this.send(lister, { type: "compile", id: this.nextJob++, languages: present, pattern: job.pattern }, signal);
@@ -129,7 +133,7 @@ export class ParsePool {
         failures = compiled.failures;
       }
     }
-    const skipped = skippedLanguages(files, failures, job.pattern);
+    const skipped = skippedLanguages(files, failures, job.pattern, unnamed);
     files = files.filter((f) => !(f.language! in failures));
     let done = 0;
     progress(0, files.length);
@@ -158,7 +162,7 @@ export class ParsePool {
       stats.compiled += r.stats.compiled;
     }
     const languages = [...patterns.keys()].sort();
-    return { outcomes: results.flatMap((r) => r.outcomes), stats, pattern: languages.length > 0 ? patterns.get(languages[0]!) : undefined, languages, unparsed: skipped, files: files.length, oversized };
+    return { outcomes: results.flatMap((r) => r.outcomes), stats, pattern: languages.length > 0 ? patterns.get(languages[0]!) : undefined, languages, unparsed: skipped, files: files.length, oversized, unnamed };
   }
 
   /** Without workers: the same steps on this thread. */
@@ -176,7 +180,7 @@ export class ParsePool {
         failures[lang] = error.message;
       }
     }
-    const skipped = skippedLanguages(listed.files, failures, job.pattern);
+    const skipped = skippedLanguages(listed.files, failures, job.pattern, listed.unnamed ?? []);
     const files = listed.files.filter((f) => !(f.language! in failures));
     progress(0, files.length);
     const outcomes: FileOutcome[] = [];
@@ -190,7 +194,7 @@ export class ParsePool {
     }
     progress(files.length, files.length);
     const languages = [...patterns.keys()].sort();
-    return { outcomes, stats, pattern: languages.length > 0 ? patterns.get(languages[0]!) : undefined, languages, unparsed: skipped, files: files.length, oversized: listed.oversized };
+    return { outcomes, stats, pattern: languages.length > 0 ? patterns.get(languages[0]!) : undefined, languages, unparsed: skipped, files: files.length, oversized: listed.oversized, unnamed: listed.unnamed ?? [] };
   }
 
   /**
@@ -416,14 +420,15 @@ function byLanguage(files: FileRef[], language: string | undefined): Map<string,
  * The languages whose files are left out because the pattern does not parse there. When it parses
  * in none of the languages present, the search is an error, not an empty answer.
  */
-function skippedLanguages(files: FileRef[], failures: Record<string, string>, source: string): Array<{ language: string; files: number }> {
+function skippedLanguages(files: FileRef[], failures: Record<string, string>, source: string, unnamed: PoolAnswer["unnamed"]): Array<{ language: string; files: number }> {
   const failed = Object.keys(failures).sort();
   if (failed.length === 0) return [];
   const counts = failed.map((language) => ({ language, files: files.filter((f) => f.language === language).length }));
   if (failed.length === new Set(files.map((f) => f.language)).size) {
     throw new PatternError(
       `The pattern ${JSON.stringify(source.trim())} does not parse in any language of the files searched (${failed.join(", ")}). ` +
-        `Pass language to see where its parse broke in one of them; write a complete expression, statement or declaration, using $NAME for one node and $$$NAME for a run of nodes.`,
+        `Pass language to see where its parse broke in one of them; write a complete expression, statement or declaration, using $NAME for one node and $$$NAME for a run of nodes.` +
+        unnamed.map((u) => ` ${u.files} ${u.language} file(s) were not searched: pass language: "${u.language}" to search them.`).join(""),
     );
   }
   return counts;

@@ -61,8 +61,8 @@ self.onmessage = (event) => {
       return;
     case "list-all":
       try {
-        const { files, oversized } = listScope(message.scope, message.root, undefined);
-        self.postMessage({ type: "listed", id: message.id, files: packFiles(files), oversized });
+        const { files, oversized, unnamed } = listScope(message.scope, message.root, undefined);
+        self.postMessage({ type: "listed", id: message.id, files: packFiles(files), oversized, unnamed });
       } catch (error) {
         self.postMessage(failure(message.id, error));
       }

@@ -51,6 +51,8 @@ export interface SearchAnswer {
   outcomes: FileOutcome[];
   filesSearched: number;
   oversized: number;
+  /** A search of every language: files of languages searched only when named, left out (by language). */
+  unnamed: Array<{ language: string; files: number }>;
   stats: JobStats;
 }
 
@@ -127,7 +129,7 @@ export class SyntaxService {
     }
     const outcomes = result.outcomes.sort(byPath);
     const languageNames = language ?? (result.languages.length > 0 ? result.languages.join(", ") : "no");
-    return { language: languageNames, pattern: result.pattern, languages: result.languages, unparsed: result.unparsed, outcomes, filesSearched: result.files, oversized: result.oversized, stats: result.stats };
+    return { language: languageNames, pattern: result.pattern, languages: result.languages, unparsed: result.unparsed, outcomes, filesSearched: result.files, oversized: result.oversized, unnamed: result.unnamed, stats: result.stats };
   }
 
   /** After a write: cached trees of those files are dropped, then other hooks (diagnostics) run. */

@@ -8,7 +8,7 @@ import { isInside } from "../workspace/paths.ts";
 import { readRegularFileSync } from "../workspace/regular-file.ts";
 import { byPath, type FileRef } from "./file-search.ts";
 import { isIgnored, parseGitignore, type IgnoreRules } from "./gitignore.ts";
-import { grammarForPath } from "./grammars.ts";
+import { grammarForPath, SEARCHED_WHEN_NAMED } from "./grammars.ts";
 
 export interface WalkOptions {
   /** The real workdir; symlinked files must resolve inside it. */
@@ -25,6 +25,8 @@ export interface WalkResult {
   files: FileRef[];
   /** Files left out for size, counted so the answer can say so. */
   oversized: number;
+  /** Files of languages searched only when named (SEARCHED_WHEN_NAMED), left out of a search of every language. */
+  unnamed?: Array<{ language: string; files: number }>;
 }
 
 const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
@@ -38,6 +40,14 @@ export function listScope(scope: SearchScope, root: string, language: string | u
   const accept = language === undefined ? (name: string) => grammarForPath(name) !== undefined : (name: string) => grammarForPath(name) === language;
   const result = walkFiles(scope.start, { root, accept, maxFileBytes: scope.maxFileBytes });
   for (const file of result.files) file.language = language ?? grammarForPath(file.path);
+  if (language !== undefined) return result;
+  const unnamed = new Map<string, number>();
+  result.files = result.files.filter((file) => {
+    if (!SEARCHED_WHEN_NAMED.has(file.language!)) return true;
+    unnamed.set(file.language!, (unnamed.get(file.language!) ?? 0) + 1);
+    return false;
+  });
+  result.unnamed = [...unnamed].sort(([a], [b]) => (a < b ? -1 : 1)).map(([lang, files]) => ({ language: lang, files }));
   return result;
 }
 

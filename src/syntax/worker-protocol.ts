@@ -28,7 +28,7 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: "ready" }
-  | { type: "listed"; id: number; files: PackedFiles; oversized: number; pattern?: Pattern }
+  | { type: "listed"; id: number; files: PackedFiles; oversized: number; unnamed?: Array<{ language: string; files: number }>; pattern?: Pattern }
   /** Per language, the compiled pattern or why the pattern does not parse there. */
   | { type: "compiled"; id: number; patterns: Record<string, Pattern>; failures: Record<string, string> }
   | { type: "result"; id: number; outcomes: FileOutcome[]; stats: JobStats; pattern: Pattern }

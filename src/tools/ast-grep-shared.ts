@@ -60,6 +60,9 @@ export function skippedNotes(root: string, answer: SearchAnswer, fallbackReason?
         `searched as ${answer.languages.join(", ")}. Pass language to search one language, and to see where the pattern's parse broke in it`,
     );
   }
+  for (const { language, files } of answer.unnamed) {
+    notes.push(`${files} ${language} file(s) were not searched: ${language} is searched only when asked for, with language: "${language}" (or one such file as path)`);
+  }
   if (answer.oversized > 0) notes.push(`${answer.oversized} file(s) over the size limit were not searched`);
   if (fallbackReason) notes.push(fallbackReason);
   return notes;

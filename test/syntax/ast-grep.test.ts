@@ -206,8 +206,9 @@ describe("ast_grep matches by syntax", () => {
         "tool/run.py": "console.log(1)\n",
         "lib/main.dart": "void f() {\n  console.log(2);\n}\n",
         "util.go": "package main\nfunc f() { console.log(3) }\n",
-        "README.md": "console.log(a) in prose\n",
+        "README.md": "# Notes\n\n> console.log(a) in prose\n",
       });
+      const markdownNote = '1 markdown file(s) were not searched: markdown is searched only when asked for, with language: "markdown" (or one such file as path)';
       await using t = await startTestRun(dir.path, { resources: { parser } });
       const r = await call(await t.client(), "ast_grep", { pattern: "console.log($$$A)" });
       expect(r.isError).toBe(false);
@@ -215,17 +216,25 @@ describe("ast_grep matches by syntax", () => {
       expect(matches).toEqual(["lib/main.dart console.log(2)", "tool/run.py console.log(1)", "util.go console.log(3)", "web/app.js console.log(a, b)", "web/types.ts console.log(x as number)"]);
       expect(r.data.language).toBe("dart, go, javascript, python, typescript");
       expect(r.data.files_searched).toBe(5);
-      expect(r.data.notes).toEqual([]);
+      // Nearly any text parses as markdown: its files join a search only when it names them.
+      expect(r.data.notes).toEqual([markdownNote]);
       // `if $E != nil { $$$B }` is Go alone: the other languages are named, with their file counts, not searched in silence.
       const go = await call(await t.client(), "ast_grep", { pattern: "if $E != nil { $$$B }" });
       expect(go.isError).toBe(false);
       expect(go.data.language).toBe("go");
       expect(go.data.notes).toEqual([
         "the pattern does not parse as dart (1 file(s)), javascript (1 file(s)), python (1 file(s)), typescript (1 file(s)), so those 4 file(s) were not searched; searched as go. Pass language to search one language, and to see where the pattern's parse broke in it",
+        markdownNote,
       ]);
       const none = await call(await t.client(), "ast_grep", { pattern: "console.log(" });
       expect(none.isError).toBe(true);
       expect(none.text).toContain("does not parse in any language of the files searched (dart, go, javascript, python, typescript)");
+      const quote = await call(await t.client(), "ast_grep", { pattern: "> $Q" });
+      expect(quote.isError).toBe(true);
+      expect(quote.text).toContain('1 markdown file(s) were not searched: pass language: "markdown" to search them.');
+      const named = await call(await t.client(), "ast_grep", { pattern: "> $Q", language: "markdown" });
+      expect((named.data.matches as Array<{ path: string; text: string }>).map((m) => `${m.path} ${m.text}`)).toEqual(["README.md > console.log(a) in prose\n"]);
+      expect(named.data.notes).toEqual([]);
     });
   });
 

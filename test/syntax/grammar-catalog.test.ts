@@ -27,7 +27,8 @@ describe("grammar catalog", () => {
     ["a/b.PY", "python"],
     ["x.tsx", "tsx"],
     ["x.h", "c"],
-    ["README.md", undefined],
+    ["README.md", "markdown"],
+    ["notes.txt", undefined],
   ])("%s maps to %p", (path, id) => {
     expect(grammarForPath(path)).toBe(id);
   });

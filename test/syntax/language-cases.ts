@@ -34,6 +34,8 @@ export const LANGUAGE_CASES: LanguageCase[] = [
   { language: "json", file: "package.json", code: "{\n  \"name\": \"x\",\n  \"version\": \"1.0.0\",\n  \"deps\": { \"version\": \"2\" }\n}\n", pattern: "\"version\": $V", expected: ['"version": "1.0.0"', '"version": "2"'], rewrite: "\"version\": \"3.0.0\"", rewritten: "{\n  \"name\": \"x\",\n  \"version\": \"3.0.0\",\n  \"deps\": { \"version\": \"3.0.0\" }\n}\n" },
   { language: "kotlin", file: "a.kt", code: "fun main() {\n    println(x)\n}\n", pattern: "println($A)", expected: ["println(x)"], rewrite: "log($A)", rewritten: "fun main() {\n    log(x)\n}\n", astGrep: "kotlin" },
   { language: "lua", file: "a.lua", code: "print(x)\nlocal y = 1\n", pattern: "print($A)", expected: ["print(x)"], rewrite: "log($A)", rewritten: "log(x)\nlocal y = 1\n", astGrep: "lua" },
+  // ast-grep has no markdown grammar.
+  { language: "markdown", file: "README.md", code: "# Title\n\n## Install\n\nRun it.\n\n## Usage\n", pattern: "## $T", expected: ["## Install", "## Usage"], rewrite: "### $T", rewritten: "# Title\n\n### Install\n\nRun it.\n\n### Usage\n" },
   { language: "nix", file: "a.nix", code: "{ pkgs }:\n{\n  buildInputs = [ pkgs.git ];\n}\n", pattern: "buildInputs = $V;", expected: ["buildInputs = [ pkgs.git ];"], rewrite: "nativeBuildInputs = $V;", rewritten: "{ pkgs }:\n{\n  nativeBuildInputs = [ pkgs.git ];\n}\n" },
   { language: "perl", file: "a.pl", code: "print \"hi\";\nmy $x = 1;\n", pattern: "print $A;", expected: ['print "hi";'], rewrite: "say $A;", rewritten: "say \"hi\";\nmy $x = 1;\n" },
   { language: "php", file: "a.php", code: "<?php\necho strlen($s);\n", pattern: "strlen($A)", expected: ["strlen($s)"], rewrite: "mb_strlen($A)", rewritten: "<?php\necho mb_strlen($s);\n", astGrep: "php" },
