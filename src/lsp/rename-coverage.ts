@@ -28,6 +28,11 @@ export function readsIncludesFromDisk(spec: ServerSpec): boolean {
   return basename(spec.command) === "clangd";
 }
 
+/** A file other C-family files include. */
+export function isHeader(path: string): boolean {
+  return /\.(h|hh|hpp|hxx|inc)$/.test(path);
+}
+
 export interface UseOfName {
   path: string;
   /** 0-based, UTF-16. */
@@ -35,21 +40,19 @@ export interface UseOfName {
 }
 
 /**
- * Uses of `name` (as code: comments and strings are blanked) in files under `root` that include an
- * edited file, directly or through other headers, and that the edit does not touch.
+ * The source files under `root` that include one of `targets`, directly or through other headers
+ * (matched by #include path suffix: the -I paths are the compiler's), with their text.
  */
-export async function usesOutsideEdit(root: string, spec: ServerSpec, edited: ReadonlySet<string>, name: string): Promise<{ uses: UseOfName[]; scanned: number; capped: boolean }> {
+export async function includersOf(root: string, spec: ServerSpec, targets: ReadonlySet<string>): Promise<{ includers: string[]; sources: Map<string, Source>; scanned: number; capped: boolean }> {
   const { files, capped } = await sourceFiles(root, new Set(spec.extensions));
-  const sources = new Map<string, { code: string; includes: string[] }>();
+  const sources = new Map<string, Source>();
   await Promise.all(
     files.map(async (path) => {
       const text = await readFile(path, "utf8").catch(() => undefined);
-      if (text === undefined) return;
-      sources.set(path, { code: blankCommentsAndStrings(text), includes: [...text.matchAll(INCLUDE)].map((m) => m[1]!.replace(/^\.\//, "")) });
+      if (text !== undefined) sources.set(path, { text, includes: [...text.matchAll(INCLUDE)].map((m) => m[1]!.replace(/^\.\//, "")) });
     }),
   );
-  // Which files reach an edited one through their #includes, matched by path suffix (the -I paths are the compiler's).
-  const reached = new Set(edited);
+  const reached = new Set(targets);
   const byBasename = new Map<string, string[]>();
   const note = (path: string) => byBasename.set(basename(path), [...(byBasename.get(basename(path)) ?? []), path]);
   for (const path of reached) note(path);
@@ -64,17 +67,32 @@ export async function usesOutsideEdit(root: string, spec: ServerSpec, edited: Re
       grew = true;
     }
   }
+  return { includers: [...reached].filter((path) => !targets.has(path)), sources, scanned: files.length, capped };
+}
+
+interface Source {
+  text: string;
+  includes: string[];
+}
+
+/**
+ * Uses of `name` (as code: comments and strings are blanked) in files under `root` that include an
+ * edited file, directly or through other headers, and that the edit does not touch.
+ */
+export async function usesOutsideEdit(root: string, spec: ServerSpec, edited: ReadonlySet<string>, name: string): Promise<{ uses: UseOfName[]; scanned: number; capped: boolean }> {
+  const { includers, sources, scanned, capped } = await includersOf(root, spec, edited);
   const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/[$]/g, "\\$")}(?![\\p{L}\\p{N}_$])`, "gu");
   const uses: UseOfName[] = [];
-  for (const path of reached) {
-    if (edited.has(path)) continue;
-    const code = sources.get(path)?.code;
-    if (!code) continue;
-    code.split("\n").forEach((line, index) => {
-      for (const match of line.matchAll(word)) uses.push({ path, position: { line: index, character: match.index } });
-    });
+  for (const path of includers) {
+    const text = sources.get(path)?.text;
+    if (!text) continue;
+    blankCommentsAndStrings(text)
+      .split("\n")
+      .forEach((line, index) => {
+        for (const match of line.matchAll(word)) uses.push({ path, position: { line: index, character: match.index } });
+      });
   }
-  return { uses, scanned: files.length, capped };
+  return { uses, scanned, capped };
 }
 
 /**

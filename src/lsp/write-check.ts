@@ -6,10 +6,11 @@ import { ToolFailure } from "../answer/failure.ts";
 import { isInside, relativeToWorkdir } from "../workspace/paths.ts";
 import type { LanguageServerClient, OpenDocument } from "./client.ts";
 import { answersWhenAsked, collectDiagnostics, type Freshness } from "./diagnostics.ts";
-import { closeDocument, openDocument, reopenDocument, sendChange, stampOf, uriOf, type SyncedDocument } from "./documents.ts";
+import { closeDocument, openDocument, reopenDocument, sendChange, stampOf, syncDocument, uriOf, type SyncedDocument } from "./documents.ts";
 import { diagnosticsUnavailable } from "./launch.ts";
 import { compareDiagnostics, type DiagnosticLedger } from "./ledger.ts";
 import { diagnosticRow, isErrorOrWarning, pathOfUri, type DiagnosticRow, type SourceLines } from "./present.ts";
+import { includersOf, isHeader, readsIncludesFromDisk } from "./rename-coverage.ts";
 import { ServerDown, type LanguageServerSupervisor, type ServerHandle } from "./supervisor.ts";
 
 /** One file a change touches. */
@@ -49,6 +50,11 @@ export interface WriteOutcome {
   files: FileOutcome[];
   /** Other files (dependents) whose diagnostics changed with no earlier record to compare with: not reported. */
   uncompared: number;
+  /**
+   * clangd: files that include a written header and were not open before the write, opened after
+   * it: their errors and warnings, of which nobody can say which are new.
+   */
+  includers?: { path: string; unverified: DiagnosticRow[] }[];
 }
 
 /** At most this many other open files are asked for their diagnostics before and after a change. */
@@ -96,7 +102,7 @@ export async function checkChange(
       refused.push({ path: shown, status, reason: error instanceof ToolFailure ? error.message : String(error), new: [], already: 0, fixed: 0 });
     }
   }
-  const checks = [...byClient.values()].map(({ handle, changes }) => new ServerCheck(supervisor, handle, changes, lines, options.inMemory ?? false, signal));
+  const checks = [...byClient.values()].map(({ handle, changes }) => new ServerCheck(supervisor, handle, changes, lines, options.inMemory ?? false, options.write !== undefined, signal));
   const held = [...byClient.values()].flatMap(({ handle, changes }) => changes.map((change) => ({ client: handle.client, uri: uriOf(change.path) })));
   for (const { client, uri } of held) client.held.add(uri);
   try {
@@ -110,11 +116,13 @@ export async function checkChange(
   const files = [...refused, ...checks.flatMap((check) => check.files)];
   for (const check of checks) for (const [path, rows] of check.current) options.ledger?.record(path, rows);
   const status = files.reduce<Freshness>((worst, f) => (ORDER.indexOf(f.status) > ORDER.indexOf(worst) ? f.status : worst), "fresh");
+  const includers = checks.flatMap((check) => check.includers).sort((a, b) => a.path.localeCompare(b.path));
   return {
     status: files.length ? status : "unsupported",
     new: [...files.flatMap((f) => f.new), ...checks.flatMap((check) => check.elsewhere)],
     files,
     uncompared: checks.reduce((n, check) => n + check.uncompared, 0),
+    ...(includers.length ? { includers } : {}),
   };
 }
 
@@ -122,6 +130,9 @@ export async function checkChange(
 class ServerCheck {
   readonly files: FileOutcome[] = [];
   readonly elsewhere: DiagnosticRow[] = [];
+  readonly includers: { path: string; unverified: DiagnosticRow[] }[] = [];
+  /** clangd: files that include a changed header and that no server held open, to be opened and checked. */
+  private unopenedIncluders: string[] = [];
   /** Each file's errors and warnings after the change, where they arrived (for the ledger). */
   readonly current = new Map<string, DiagnosticRow[]>();
   uncompared = 0;
@@ -143,6 +154,8 @@ class ServerCheck {
     private readonly changes: TextChange[],
     private readonly lines: SourceLines,
     private readonly inMemory: boolean,
+    /** The change is written between the diagnostics before and after (the disk holds the text before until then). */
+    private readonly writesLater: boolean,
     private readonly signal: AbortSignal | undefined,
   ) {
     this.client = handle.client;
@@ -169,16 +182,56 @@ class ServerCheck {
     }
     const written = new Set(this.changes.map((change) => uriOf(change.path)));
     const names = this.changes.map((change) => basename(change.path).replace(/\.[^.]+$/, "")).filter((name) => name.length > 0);
-    if (names.length === 0) return;
-    const mentions = new RegExp(`\\b(${names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b`);
-    for (const [uri, open] of this.client.documents) {
-      if (this.dependents.size >= DEPENDENTS_ASKED) break;
-      if (!written.has(uri) && mentions.test(open.text)) this.dependents.set(uri, undefined);
+    if (names.length > 0) {
+      const mentions = new RegExp(`\\b(${names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\b`);
+      for (const [uri, open] of this.client.documents) {
+        if (this.dependents.size >= DEPENDENTS_ASKED) break;
+        if (!written.has(uri) && mentions.test(open.text)) this.dependents.set(uri, undefined);
+      }
     }
+    await this.findIncluders();
+  }
+
+  /**
+   * clangd parses a file against the headers it includes as they are on disk, and only open files:
+   * a header write that broke files nobody had opened was answered "nothing new". The files that
+   * include a changed header (by their #include lines) are opened too, within the same bound.
+   */
+  private async findIncluders(): Promise<void> {
+    if (this.inMemory || !readsIncludesFromDisk(this.handle.spec) || !this.changes.some((change) => isHeader(change.path))) return;
+    const { includers } = await includersOf(this.handle.root, this.handle.spec, new Set(this.changes.map((change) => change.path)));
+    for (const path of includers) {
+      if (this.dependents.size + this.unopenedIncluders.length >= DEPENDENTS_ASKED) break;
+      if (!this.client.documents.has(uriOf(path))) this.unopenedIncluders.push(path);
+    }
+  }
+
+  /**
+   * Opens the unopened includers and collects their diagnostics: before the write (when it comes
+   * later) as dependents with a baseline, else after it, as diagnostics nobody can call new or old.
+   */
+  private async openIncluders(when: "before" | "after"): Promise<void> {
+    if (when === "before" && !this.writesLater) return;
+    const paths = this.unopenedIncluders;
+    this.unopenedIncluders = [];
+    await Promise.all(
+      paths.map(async (path) => {
+        const document = await syncDocument(this.client, this.supervisor.workdir, path).catch(() => undefined);
+        const open = document && this.client.documents.get(document.uri);
+        if (!document || !open) return;
+        const asked = await this.diagnose(document.uri, open, true);
+        if (asked.status !== "fresh") return;
+        if (when === "before") return void this.dependents.set(document.uri, asked.diagnostics);
+        const rows = this.rows(path, asked.diagnostics);
+        this.current.set(relativeToWorkdir(this.supervisor.workdir, path), rows);
+        if (rows.length) this.includers.push({ path: relativeToWorkdir(this.supervisor.workdir, path), unverified: rows });
+      }),
+    );
   }
 
   /** Step 2: the diagnostics of the text before the change, of the changed files and their dependents. */
   async collectBefore(): Promise<void> {
+    await this.openIncluders("before");
     await Promise.all(
       this.changes.map(async (change) => {
         const uri = uriOf(change.path);
@@ -271,6 +324,7 @@ class ServerCheck {
       }),
     );
     await this.collectDependents();
+    await this.openIncluders("after");
   }
 
   /**

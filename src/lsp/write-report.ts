@@ -19,8 +19,10 @@ export function describeWriteOutcome(outcome: WriteOutcome, options: { always?: 
     for (const d of outcome.new) lines.push(`  ${rowLine(d)}`);
   }
   const counts = [...(fixed ? [`${fixed} fixed`] : []), ...(already ? [`${already} already there before this write (not new)`] : [])];
+  const includers = outcome.includers ?? [];
+  const checked = includers.length ? "Diagnostics checked: nothing new in the written files" : "Diagnostics checked: nothing new";
   if (outcome.new.length && counts.length) lines.push(`Also: ${counts.join("; ")}.`);
-  else if (!outcome.new.length && (fixed || options.always) && outcome.status === "fresh") lines.push(["Diagnostics checked: nothing new", ...counts].join("; ") + ".");
+  else if (!outcome.new.length && (fixed || options.always) && outcome.status === "fresh") lines.push([checked, ...counts].join("; ") + ".");
   for (const f of outcome.files) {
     if (f.status !== "fresh") {
       lines.push(`${shownPath(f.path)}: diagnostics ${f.status === "timed_out" ? "timed out" : "unavailable"}: ${f.reason}`);
@@ -32,6 +34,10 @@ export function describeWriteOutcome(outcome: WriteOutcome, options: { always?: 
       `${shownPath(f.path)}: ${unverified.length} diagnostic(s), new or not nobody can tell: its text before this write is not known (it changed outside the sidecar, or is not in git)${unverified.length > UNVERIFIED_LISTED ? `; ${UNVERIFIED_LISTED} of ${unverified.length} shown` : ""}:`,
     );
     for (const d of unverified.slice(0, UNVERIFIED_LISTED)) lines.push(`  ${rowLine(d)}`);
+  }
+  for (const f of includers) {
+    lines.push(`${shownPath(f.path)}: ${f.unverified.length} diagnostic(s) now, new or not nobody can tell: it includes a written header and was not open before this write, so its diagnostics before are not known:`);
+    for (const d of f.unverified.slice(0, UNVERIFIED_LISTED)) lines.push(`  ${rowLine(d)}`);
   }
   if (outcome.uncompared) lines.push(`(${outcome.uncompared} other file(s) now have diagnostics with no earlier record to compare; lsp diagnostics lists a file's.)`);
   return lines.join("\n");

@@ -19,6 +19,7 @@ interface Outcome {
   status: string;
   new: Row[];
   files: { path: string; status: string; baseline?: string; already: number; fixed: number; unverified?: Row[] }[];
+  includers?: { path: string; unverified: Row[] }[];
   text: string;
 }
 
@@ -144,6 +145,33 @@ describe("a header is a shared file", () => {
     expect(paths).toContain("main.c");
     expect(paths).toContain("util.c");
     expect(outcome.new.filter((d) => d.path === "util.h")).toEqual([]);
+  });
+});
+
+describe("a header nobody opened the includers of", () => {
+  test("C: a renamed prototype breaks three callers no server had open — listed, never 'nothing new'", async () => {
+    requireBinary("clangd", "apt-get install clangd");
+    await using dir = await tempDir();
+    const callers = ["f0.c", "f1.c", "f2.c"];
+    await dir.write({
+      "core.h": "int compute(int value);\n",
+      "core.c": '#include "core.h"\nint compute(int value) { return value; }\n',
+      ...Object.fromEntries(callers.map((f, i) => [f, `#include "core.h"\nint s${i}(int n) { return compute(n); }\n`])),
+      "compile_commands.json": JSON.stringify(["core.c", ...callers].map((file) => ({ directory: dir.path, file, arguments: ["cc", "-std=c11", "-I.", "-c", file] }))),
+    });
+    commitAll(dir.path);
+    await using t = await startTestRun(dir.path, LSP);
+    await started(t);
+    // clangd runs (a query on the header), but no caller is open.
+    const client = await t.client();
+    expect((await call(client, "lsp", { action: "diagnostics", file: "core.h" })).isError).toBe(false);
+    await writeFile(join(dir.path, "core.h"), "int computeX(int value);\n");
+    const outcome = await afterWrite(t, ["core.h"]);
+    // Before, this answered "fresh", nothing new and nothing else: the callers were never looked at.
+    expect(outcome.text).not.toMatch(/nothing new\.$/m);
+    expect((outcome.includers ?? []).map((f) => f.path)).toEqual(callers);
+    for (const f of outcome.includers!) expect(f.unverified.map((d) => d.message).join("\n")).toContain("compute");
+    expect(outcome.text).toContain("f0.c: 1 diagnostic(s) now, new or not nobody can tell: it includes a written header");
   });
 });
 

@@ -113,6 +113,8 @@ export interface AfterWriteAnswer {
   }[];
   /** Other files whose diagnostics changed with no earlier record to compare with (not listed). */
   uncompared: number;
+  /** clangd: files that include a written header and were not open before the write: their errors and warnings, new or not nobody can tell. */
+  includers?: { path: string; unverified: DiagnosticRow[] }[];
   /** Ready to append to the write's result; empty when there is nothing to say. */
   text: string;
 }
