@@ -22,6 +22,12 @@ export interface PatternLanguage {
    * `$V` is written `"µV"`, a string, which parses wherever a value or a key may stand.
    */
   quote?: string;
+  /**
+   * Written after a quoted `$$$` run where it stands among an object's key-value pairs, so it parses
+   * as a pair (`"µµµR": 0` in JSON): a bare string there is no pair. Tried when the pattern does not
+   * parse with the run as a plain string (which it must be among an array's values).
+   */
+  runAsPair?: string;
   ladder: readonly Scaffold[];
 }
 
@@ -186,8 +192,8 @@ export const PATTERN_LANGUAGES: Record<string, PatternLanguage> = {
   scss: { metaChar: "_", ladder: [member("a {\n", "\n}"), member("a {\n", ";\n}"), declaration()] },
   // Body items (`bucket = $B`, blocks), then expressions (`var.$X`).
   hcl: { metaChar: "_", ladder: [declaration(), expression("sg = ", "\n")] },
-  json: { metaChar: "µ", quote: '"', ladder: [expression("", ""), member("{", "}")] },
-  toml: { metaChar: "µ", quote: '"', ladder: [declaration("", "\n"), expression("sg = ", "\n")] },
+  json: { metaChar: "µ", quote: '"', runAsPair: ": 0", ladder: [expression("", ""), member("{", "}")] },
+  toml: { metaChar: "µ", quote: '"', runAsPair: " = 0", ladder: [declaration("", "\n"), expression("sg = ", "\n")] },
   // The block grammar: headings, list items, paragraphs, code blocks (their text is one leaf each).
   // A block ends with its line break, so the fragment gets one.
   markdown: { metaChar: "µ", ladder: [declaration("", "\n")] },

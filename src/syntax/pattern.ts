@@ -80,9 +80,25 @@ export class CompiledPatterns {
 export function compilePattern(language: string, source: string, parser: Parser): Pattern {
   const fragment = source.trim();
   if (fragment === "") throw new PatternError("The pattern is empty. Pass a code fragment such as `foo($A)`.");
-  const { metaChar, quote = "", ladder } = patternLanguage(language);
-  const substituted = metaChar === "$" && quote === "" ? fragment : fragment.replace(META_IN_SOURCE, (m) => quote + m.replaceAll("$", metaChar) + quote);
-  const meta = metaMatcher(metaChar, quote);
+  const { metaChar, quote = "", runAsPair } = patternLanguage(language);
+  const substitute = (m: string) => quote + m.replaceAll("$", metaChar) + quote;
+  const substituted = metaChar === "$" && quote === "" ? fragment : fragment.replace(META_IN_SOURCE, substitute);
+  try {
+    return compileSubstituted(language, fragment, substituted, parser, metaMatcher(metaChar, quote));
+  } catch (error) {
+    if (!(error instanceof PatternError) || runAsPair === undefined || !fragment.includes("$$$")) throw error;
+    // `{"name": $N, $$$R}`: the run stands among pairs, where only a pair parses.
+    const asPairs = fragment.replace(META_IN_SOURCE, (m) => substitute(m) + (m.startsWith("$$$") ? runAsPair : ""));
+    try {
+      return compileSubstituted(language, fragment, asPairs, parser, metaMatcher(metaChar, quote, runAsPair));
+    } catch {
+      throw error; // the first attempt's explanation is the one that reads as the user's pattern
+    }
+  }
+}
+
+function compileSubstituted(language: string, fragment: string, substituted: string, parser: Parser, meta: (text: string) => PatternNode | undefined): Pattern {
+  const { ladder } = patternLanguage(language);
   const failures: string[] = [];
   // A context where the fragment parses cleanly wins over one that needs a bare metavariable
   // tolerated: Go's `func $F($$$P) $R { $$$B }` parsed, with a tolerated error, as a function
@@ -138,10 +154,10 @@ export function compilePattern(language: string, source: string, parser: Parser)
   );
 }
 
-function metaMatcher(metaChar: string, quote = ""): (text: string) => PatternNode | undefined {
+function metaMatcher(metaChar: string, quote = "", runAsPair = ""): (text: string) => PatternNode | undefined {
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const [m, q] = [escape(metaChar), escape(quote)];
-  const multi = new RegExp(`^${q}${m}${m}${m}([A-Z_][A-Z0-9_]*)?${q}$`);
+  const multi = new RegExp(`^${q}${m}${m}${m}([A-Z_][A-Z0-9_]*)?${q}${escape(runAsPair)}$`);
   const single = new RegExp(`^${q}(${m}?)${m}([A-Z_][A-Z0-9_]*)${q}$`);
   return (text) => {
     const many = multi.exec(text);

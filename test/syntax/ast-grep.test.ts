@@ -238,6 +238,29 @@ describe("ast_grep matches by syntax", () => {
     });
   });
 
+  test("a `$$$` run stands among JSON and TOML key-value pairs", async () => {
+    await using dir = await tempDir();
+    await dir.write({
+      "package.json": '{\n  "name": "x",\n  "version": "1.0.0",\n  "deps": { "name": "y" },\n  "files": ["a", "b"]\n}\n',
+      "Cargo.toml": '[package]\nname = "x"\n\n[dependencies]\nserde = { name = "s", version = "1" }\n',
+    });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const json = await call(client, "ast_grep", { pattern: '{"name": $N, $$$R}', language: "json" });
+    expect(json.isError).toBe(false);
+    expect((json.data.matches as Array<{ start: { line: number }; bindings: Record<string, string> }>).map((m) => [m.start.line, m.bindings])).toEqual([
+      [1, { N: '"x"', R: '"version": "1.0.0",\n  "deps": { "name": "y" },\n  "files": ["a", "b"]' }],
+      [4, { N: '"y"', R: "" }],
+    ]);
+    // Among an array's values the run is still a plain value.
+    const array = await call(client, "ast_grep", { pattern: '"files": [$$$X]', language: "json" });
+    expect((array.data.matches as Array<{ bindings: Record<string, string> }>).map((m) => m.bindings)).toEqual([{ X: '"a", "b"' }]);
+    const toml = await call(client, "ast_grep", { pattern: "{ name = $N, $$$R }", language: "toml" });
+    expect((toml.data.matches as Array<{ start: { line: number }; bindings: Record<string, string> }>).map((m) => [m.start.line, m.bindings])).toEqual([[5, { N: '"s"', R: 'version = "1"' }]]);
+    const same = await call(client, "ast_edit", { pattern: '{"name": $N, $$$R}', rewrite: '{"name": $N, $$$R}', language: "json" });
+    expect(same.data.replacements ?? 0).toBe(0);
+  });
+
   test("a path outside the workdir is refused", async () => {
     await using dir = await tempDir();
     await using t = await startTestRun(dir.path, PARSER);
