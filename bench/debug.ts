@@ -10,7 +10,7 @@ import { connectClient } from "../build/spawn-sidecar.ts";
 import { parseConfig, settle } from "../src/config/load.ts";
 import { startAdapter } from "../src/dap/adapter-process.ts";
 import { adapterById, type AdapterId } from "../src/dap/catalog.ts";
-import type { DapConnection } from "../src/dap/connection.ts";
+import { DapConnection } from "../src/dap/connection.ts";
 import { detectStatic, INITIALIZE_ARGUMENTS } from "../src/dap/detect.ts";
 import { TRUST_ALL } from "../src/dap/locate.ts";
 import { startRun } from "../src/run/start.ts";
@@ -49,9 +49,44 @@ const FIXTURES: Fixture[] = [
   },
 ];
 
+/**
+ * When, in this process, a round's first `initialize` went out and its first `stopped` event came
+ * in, for the raw client and the tool alike (both speak through DapConnection). The time before the
+ * first is starting the adapter; after the second, building the answer. Between them is the
+ * adapter's own work, where this machine's load puts seconds of noise: the two ends say where the
+ * tool's added time goes even when the totals cannot.
+ */
+const marks: { initialize?: number; stopped?: number } = {};
+const dapProto = DapConnection.prototype as unknown as { request: (...args: unknown[]) => unknown; emit: (event: DebugProtocol.Event) => void };
+const sendRequest = dapProto.request;
+dapProto.request = function (this: unknown, ...args: unknown[]) {
+  if (args[0] === "initialize") marks.initialize ??= performance.now();
+  return sendRequest.apply(this, args);
+};
+const emitEvent = dapProto.emit;
+dapProto.emit = function (this: unknown, event: DebugProtocol.Event) {
+  if (event.event === "stopped") marks.stopped ??= performance.now();
+  return emitEvent.call(this, event);
+};
+
+interface Round {
+  launch: number;
+  step: number;
+  /** From the round's start to its first initialize request. */
+  toAdapter: number;
+  /** From the first stopped event to the stop being known (raw: its stackTrace; tool: the answer). */
+  afterStop: number;
+}
+
+function phases(began: number, ended: number): Pick<Round, "toAdapter" | "afterStop"> {
+  return { toAdapter: (marks.initialize ?? NaN) - began, afterStop: ended - (marks.stopped ?? NaN) };
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+  const middle = Math.floor(sorted.length / 2);
+  // An even count averages the two middle values (the upper one alone biased 4-round medians up).
+  return sorted.length % 2 ? sorted[middle]! : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
 }
 
 function waitEvent(connection: DapConnection, name: string): Promise<DebugProtocol.Event> {
@@ -67,10 +102,12 @@ function waitEvent(connection: DapConnection, name: string): Promise<DebugProtoc
 }
 
 /** The same request sequence the tool sends, written straight against the adapter. */
-async function rawRound(fixture: Fixture, dir: string): Promise<{ launch: number; step: number }> {
+async function rawRound(fixture: Fixture, dir: string): Promise<Round> {
   const entry = adapterById(fixture.adapter);
   const found = detectStatic(entry, dir, dir, {}, TRUST_ALL);
   if (!found.usable) throw new Error(`${fixture.adapter}: ${found.detail}`);
+  delete marks.initialize;
+  delete marks.stopped;
   const began = performance.now();
   const output: string[] = [];
   const adapter = await startAdapter({ command: found.command!, transport: entry.transport, cwd: dir, onProcessOutput: (text) => output.push(text), ...(entry.stdinVia === "adapter" ? { stdinFile: "/dev/null" } : {}) });
@@ -88,6 +125,7 @@ async function rawRound(fixture: Fixture, dir: string): Promise<{ launch: number
     const threadId = ((await stopped) as DebugProtocol.StoppedEvent).body.threadId!;
     await dap.request("stackTrace", { threadId, startFrame: 0, levels: 1 });
     const launch = performance.now() - began;
+    const ends = phases(began, began + launch);
     const steps: number[] = [];
     for (let i = 0; i < STEPS; i++) {
       const t0 = performance.now();
@@ -97,7 +135,7 @@ async function rawRound(fixture: Fixture, dir: string): Promise<{ launch: number
       await dap.request("stackTrace", { threadId, startFrame: 0, levels: 1 });
       steps.push(performance.now() - t0);
     }
-    return { launch, step: median(steps) };
+    return { launch, step: median(steps), ...ends };
   } finally {
     await dap.request("disconnect", { terminateDebuggee: true }, 3_000).catch(() => {});
     await adapter.stop();
@@ -105,17 +143,20 @@ async function rawRound(fixture: Fixture, dir: string): Promise<{ launch: number
 }
 
 /** The debug tool through a real run and the official MCP client. */
-async function toolRound(client: Client, fixture: Fixture): Promise<{ launch: number; step: number }> {
+async function toolRound(client: Client, fixture: Fixture): Promise<Round> {
   const call = async (args: Record<string, unknown>) => {
     const result = await client.callTool({ name: "debug", arguments: args }, undefined, { timeout: RAW_WAIT_MS });
     if (result.isError) throw new Error(JSON.stringify(result.content));
     return result.structuredContent as Record<string, unknown>;
   };
   await call({ operation: "breakpoints", file: fixture.source, lines: [fixture.line] });
+  delete marks.initialize;
+  delete marks.stopped;
   const began = performance.now();
   const report = await call({ operation: "launch", program: fixture.program });
   if (report.state !== "stopped") throw new Error(`launch did not stop: ${JSON.stringify(report)}`);
   const launch = performance.now() - began;
+  const ends = phases(began, began + launch);
   await call({ operation: "breakpoints", file: fixture.source, lines: [] });
   const steps: number[] = [];
   for (let i = 0; i < STEPS; i++) {
@@ -124,7 +165,7 @@ async function toolRound(client: Client, fixture: Fixture): Promise<{ launch: nu
     steps.push(performance.now() - t0);
   }
   await call({ operation: "terminate" });
-  return { launch, step: median(steps) };
+  return { launch, step: median(steps), ...ends };
 }
 
 async function benchAdapter(fixture: Fixture): Promise<void> {
@@ -139,21 +180,24 @@ async function benchAdapter(fixture: Fixture): Promise<void> {
     const client = await connectClient(run.url, run.surfaces.default!, "bench");
     try {
       await rawRound(fixture, dir); // warm-up: the go build cache, python bytecode, page cache
-      const raw = { launch: [] as number[], step: [] as number[] };
-      const tool = { launch: [] as number[], step: [] as number[] };
+      // The tool's first launch in a run also finds the adapter (debugpy: which python has it, spawned
+      // once and cached): shown on its own, not mixed into the medians of warm launches.
+      const first = await toolRound(client, fixture);
+      const raw: Round[] = [];
+      const tool: Round[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        const r = await rawRound(fixture, dir);
-        raw.launch.push(r.launch);
-        raw.step.push(r.step);
-        const t = await toolRound(client, fixture);
-        tool.launch.push(t.launch);
-        tool.step.push(t.step);
+        raw.push(await rawRound(fixture, dir));
+        tool.push(await toolRound(client, fixture));
       }
+      const of = (rounds: Round[], key: keyof Round) => median(rounds.map((r) => r[key]));
       const row = (what: string, rawMs: number, toolMs: number) =>
         `  ${what.padEnd(22)} raw ${rawMs.toFixed(1).padStart(8)} ms   tool ${toolMs.toFixed(1).padStart(8)} ms   added ${(toolMs - rawMs).toFixed(1).padStart(7)} ms   ratio ${(toolMs / rawMs).toFixed(2)}`;
       console.log(`${fixture.adapter} (median of ${ROUNDS} rounds, ${STEPS} steps each)`);
-      console.log(row("launch to first stop", median(raw.launch), median(tool.launch)));
-      console.log(row("step_over", median(raw.step), median(tool.step)));
+      console.log(row("launch to first stop", of(raw, "launch"), of(tool, "launch")));
+      console.log(row("  start → initialize", of(raw, "toAdapter"), of(tool, "toAdapter")));
+      console.log(row("  stop event → known", of(raw, "afterStop"), of(tool, "afterStop")));
+      console.log(row("step_over", of(raw, "step"), of(tool, "step")));
+      console.log(`  the tool's first launch of the run: ${first.launch.toFixed(1)} ms (${first.toAdapter.toFixed(1)} ms of it before initialize)`);
     } finally {
       await client.close();
       await run.close();
