@@ -71,7 +71,6 @@ export class ParsePool {
   private nextJob = 1;
   private restarts = 0;
   private closing = false;
-  private runtime: WebAssembly.Module | undefined;
   /** Which worker holds each file's cached tree. */
   private readonly homes = new Map<string, number>();
   /**
@@ -103,6 +102,8 @@ export class ParsePool {
 
   private async runOnce(job: ScopedJob, signal: AbortSignal | undefined, progress: (done: number, total: number) => void): Promise<PoolAnswer> {
     const { scope, language, ...search } = job;
+    // The grammar compiles on this thread while the workers start (the first search) or list.
+    if (language !== undefined) this.modules.grammarModule(language).catch(() => {});
     const slots = await this.startWorkers();
     if (slots.length === 0 || this.fallbackReason !== undefined) return this.runInThread(job, signal, progress);
     // Every worker starts loading the grammar now, while one compiles the pattern and walks: the
@@ -315,7 +316,9 @@ export class ParsePool {
       this.fallbackReason = "no worker support in this runtime; parsing on the main thread";
       return [];
     }
-    this.runtime = await this.modules.runtimeModule();
+    // Compiled while the workers load their code, not before they start; each gets it in its hello
+    // (a failure reaches every worker as an error, and with it the readiness wait).
+    this.modules.runtimeModule().catch(() => {});
     const started: WorkerSlot[] = [];
     try {
       for (let k = 0; k < workers; k++) started.push(this.startSlot(spawnWorker));
@@ -355,7 +358,10 @@ export class ParsePool {
     };
     worker.addEventListener("error", (event) => onDeath((event as ErrorEvent).message || "unknown error"));
     worker.addEventListener("close", () => onDeath("it exited"));
-    worker.postMessage({ type: "hello", runtime: this.runtime!, cacheChars: this.options.cacheChars } satisfies ToWorker);
+    this.modules.runtimeModule().then(
+      (runtime) => worker.postMessage({ type: "hello", runtime, cacheChars: this.options.cacheChars } satisfies ToWorker),
+      (error: Error) => worker.dispatchEvent(new ErrorEvent("error", { message: `the tree-sitter runtime did not compile: ${error.message}` })),
+    );
   }
 
   /**
