@@ -35,6 +35,9 @@ if __name__ == "__main__":
     worker.join()
 `;
 
+/** POOL's main block with two workers instead of one. */
+const TWO_WORKERS = 'workers = [multiprocessing.Process(target=spin, args=(str(i),)) for i in range(2)]\n    for worker in workers:\n        worker.start()\n    for worker in workers:\n        worker.join()';
+
 describe("debug child processes (debugpy)", () => {
   test("a breakpoint in a subprocess's code stops there, named by the child's pid; calls act on the child; the run ends cleanly", async () => {
     requireDebugpy();
@@ -100,6 +103,28 @@ describe("debug child processes (debugpy)", () => {
     expect(terminated.text).toContain(`child process ${workerPid}`);
     expect(await gone(workerPid)).toBe(true);
     expect(await gone(mainPid)).toBe(true);
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("two workers stopped at once: the stop no call waited for answers the next continue, with its own pid", async () => {
+    requireDebugpy();
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "pool.py": POOL.replace('worker = multiprocessing.Process(target=spin, args=("w",))\n    worker.start()\n    worker.join()', TWO_WORKERS) });
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    await h.ok({ operation: "breakpoints", file: "pool.py", lines: [6] });
+    const launched = await h.ok({ operation: "launch", program: "pool.py", child_processes: true });
+    const first: number = launched.data.process.pid;
+    // Until the other worker has stopped too (its stop came while no call waited).
+    let others: { pid: number; role: string; state: string }[] = [];
+    for (let poll = 0; poll < 150; poll++) {
+      const processes: { pid: number; role: string; state: string }[] = (await h.ok({ operation: "status" })).data.processes;
+      others = processes.filter((p) => p.role === "child" && p.pid !== first && p.state === "stopped");
+      if (others.length) break;
+      await Bun.sleep(200);
+    }
+    expect(others).toHaveLength(1);
+    const kept = await h.ok({ operation: "continue" });
+    expect(kept.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { line: 6 }, process: { role: "child", pid: others[0]!.pid } });
+    expect(kept.text).toContain(`in the child process ${others[0]!.pid}`);
   }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("without child_processes the child runs undebugged, and the answer says so", async () => {
