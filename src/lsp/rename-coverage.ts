@@ -1,4 +1,4 @@
-// A rename through clangd held to the workdir: every file that includes an edited one and uses the name is in the edit, or the rename is refused.
+// C-family includes read from disk: which files include a header, and a rename through clangd held to them (every includer using the name is in the edit, or it is refused).
 import { readdir, readFile } from "node:fs/promises";
 import { basename, extname, join, sep } from "node:path";
 import type { Location, LocationLink, Position, WorkspaceEdit } from "vscode-languageserver-protocol";
@@ -14,8 +14,11 @@ import { pathOfUri } from "./present.ts";
 
 /** Source files read to find the uses of a name; past this the scan stops and says so. */
 export const FILES_SCANNED_MAX = 20_000;
-/** Uses outside the edit asked for their definition, at most; any left unasked count as missed. */
-const USES_ASKED = 40;
+/**
+ * Uses outside the edit asked for their definition, at most (about a millisecond each on clangd);
+ * any left unasked refuse the rename, so a common name used as a local in many includers needs room.
+ */
+export const USES_ASKED = 200;
 /** Uses a refusal lists. */
 const USES_LISTED = 10;
 
@@ -97,13 +100,13 @@ export async function usesOutsideEdit(root: string, spec: ServerSpec, edited: Re
 
 /**
  * Of the uses the edit left out, those that are the renamed symbol (their definition lands on a
- * place the edit renames): a local of the same name in another file is not one. Each file is first
- * reparsed against the headers on disk, so its answer is not about a header's older text.
+ * place the edit renames): a local of the same name in another file is not one. The caller has
+ * had the files parsed against the headers on disk (`reparse`), so no answer is about a header's
+ * older text.
  */
 export async function missedUses(client: LanguageServerClient, uses: readonly UseOfName[], edit: WorkspaceEdit, signal?: AbortSignal): Promise<{ missed: UseOfName[]; unasked: number }> {
   const renamed = renamedPlaces(edit);
   const asked = uses.slice(0, USES_ASKED);
-  await reparse(client, [...new Set(asked.map((use) => use.path))], signal);
   const missed: UseOfName[] = [];
   for (const use of asked) {
     const answer = await client.query<Location | Location[] | LocationLink[] | null>("textDocument/definition", { textDocument: { uri: uriOf(use.path) }, position: use.position }, signal).catch(() => null);
@@ -134,15 +137,18 @@ export async function reparse(client: LanguageServerClient, paths: readonly stri
   );
 }
 
-/** The refusal: the server's rename leaves out uses of the name that the files on disk hold. */
+/** The refusal: the server's rename leaves out uses of the name that the files on disk hold (or too many to check). */
 export function staleIndexFailure(workdir: string, spec: ServerSpec, name: string, missed: readonly UseOfName[], unasked: number): ToolFailure {
   const listed = missed.slice(0, USES_LISTED).map((use) => `  ${shownPath(relativeToWorkdir(workdir, use.path))}:${use.position.line + 1}:${use.position.character + 1}`);
   const more = missed.length > USES_LISTED ? [`  (${USES_LISTED} of ${missed.length} shown)`] : [];
-  const unaskedLine = unasked ? `\n${unasked} more use(s) of the name were not checked.` : "";
+  const found = missed.length
+    ? `the ${spec.id} server's rename leaves out ${missed.length} use(s) of it in files that include the files it edits — its index is behind the files on disk:\n${[...listed, ...more].join("\n")}`
+    : `the ${spec.id} server's rename leaves out uses of the name in files that include the files it edits, too many to check one by one (${USES_ASKED} were, and were other symbols of that name)`;
+  const unaskedLine = missed.length && unasked ? `\n${unasked} more use(s) of the name were not checked.` : "";
   return new ToolFailure(
-    `The rename of ${name} was not written: the ${spec.id} server's rename leaves out ${missed.length} use(s) of it in files that include the files it edits — its index is behind the files on disk:\n${[...listed, ...more].join("\n")}${unaskedLine}\n` +
-      "Nothing was changed. Retry in a few seconds (the server indexes in the background); if it persists, check that compile_commands.json lists these files, or run `lsp reload` for this root.",
-    { code: "not_ready", missed: missed.map((use) => ({ path: relativeToWorkdir(workdir, use.path), line: use.position.line + 1, column: use.position.character + 1 })) },
+    `The rename of ${name} was not written: ${found}${unaskedLine}\n` +
+      "Nothing was changed. Retry in a few seconds (the server indexes in the background); if it persists, check that compile_commands.json lists these files, or run the lsp reload action for this root.",
+    { code: "not_ready", unchecked: unasked, missed: missed.map((use) => ({ path: relativeToWorkdir(workdir, use.path), line: use.position.line + 1, column: use.position.character + 1 })) },
   );
 }
 

@@ -10,7 +10,7 @@ import { closeDocument, syncDocument, uriOf } from "./documents.ts";
 import { refuseBadName } from "./identifiers.ts";
 import { pathOfUri, type DiagnosticRow } from "./present.ts";
 import { locate } from "./queries.ts";
-import { editedPaths, missedUses, readsIncludesFromDisk, reparse, staleIndexFailure, usesOutsideEdit } from "./rename-coverage.ts";
+import { editedPaths, missedUses, readsIncludesFromDisk, reparse, staleIndexFailure, USES_ASKED, usesOutsideEdit } from "./rename-coverage.ts";
 import type { LanguageServerSupervisor, ServerHandle } from "./supervisor.ts";
 import { planWorkspaceEdit, type PlannedEdit } from "./workspace-edit.ts";
 import { checkChange, type TextChange, type WriteOutcome } from "./write-check.ts";
@@ -157,12 +157,12 @@ async function completeEdit(
 ): Promise<WorkspaceEdit> {
   const scan = async (current: WorkspaceEdit) => {
     const found = await usesOutsideEdit(handle.root, handle.spec, editedPaths(current), name);
-    if (found.capped) notes.push(`Uses of ${name} outside the server's edit were looked for in the first ${found.scanned} source files of ${shownPath(handle.root)} only.`);
+    if (found.capped && notes.length === 0) notes.push(`Uses of ${name} outside the server's edit were looked for in the first ${found.scanned} source files of ${shownPath(handle.root)} only.`);
     return found.uses;
   };
   let uses = await scan(edit);
   if (uses.length === 0) return edit;
-  await reparse(handle.client, [...new Set(uses.map((use) => use.path))], signal);
+  await reparse(handle.client, [...new Set(uses.slice(0, USES_ASKED).map((use) => use.path))], signal);
   edit = await requestRename();
   uses = await scan(edit);
   if (uses.length === 0) return edit;
