@@ -37,6 +37,7 @@ const GRAMMARS: Record<string, GrammarSourceEntry> = {
   dart: { ...REPOMIX, wasm: "out/tree-sitter-dart.wasm", extensions: [".dart"] },
   elixir: { ...official("tree-sitter-elixir", "0.3.5", "tree-sitter-elixir.wasm"), extensions: [".ex", ".exs"] },
   elm: { ...CURSORLESS, wasm: "out/tree-sitter-elm.wasm", extensions: [".elm"] },
+  gleam: { ...CURSORLESS, wasm: "out/tree-sitter-gleam.wasm", extensions: [".gleam"] },
   go: { ...official("tree-sitter-go", "0.25.0", "tree-sitter-go.wasm"), extensions: [".go"] },
   haskell: { ...official("tree-sitter-haskell", "0.23.1", "tree-sitter-haskell.wasm"), extensions: [".hs", ".lhs"] },
   hcl: { ...official("@tree-sitter-grammars/tree-sitter-hcl", "1.2.0", "tree-sitter-hcl.wasm"), extensions: [".hcl", ".tf", ".tfvars"] },

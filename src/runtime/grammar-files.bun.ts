@@ -8,35 +8,36 @@ import g5 from "../../grammars/tree-sitter-css.wasm.gz" with { type: "file" };
 import g6 from "../../grammars/tree-sitter-dart.wasm.gz" with { type: "file" };
 import g7 from "../../grammars/tree-sitter-elixir.wasm.gz" with { type: "file" };
 import g8 from "../../grammars/tree-sitter-elm.wasm.gz" with { type: "file" };
-import g9 from "../../grammars/tree-sitter-go.wasm.gz" with { type: "file" };
-import g10 from "../../grammars/tree-sitter-haskell.wasm.gz" with { type: "file" };
-import g11 from "../../grammars/tree-sitter-hcl.wasm.gz" with { type: "file" };
-import g12 from "../../grammars/tree-sitter-html.wasm.gz" with { type: "file" };
-import g13 from "../../grammars/tree-sitter-java.wasm.gz" with { type: "file" };
-import g14 from "../../grammars/tree-sitter-javascript.wasm.gz" with { type: "file" };
-import g15 from "../../grammars/tree-sitter-json.wasm.gz" with { type: "file" };
-import g16 from "../../grammars/tree-sitter-kotlin.wasm.gz" with { type: "file" };
-import g17 from "../../grammars/tree-sitter-lua.wasm.gz" with { type: "file" };
-import g18 from "../../grammars/tree-sitter-markdown.wasm.gz" with { type: "file" };
-import g19 from "../../grammars/tree-sitter-nix.wasm.gz" with { type: "file" };
-import g20 from "../../grammars/tree-sitter-perl.wasm.gz" with { type: "file" };
-import g21 from "../../grammars/tree-sitter-php.wasm.gz" with { type: "file" };
-import g22 from "../../grammars/tree-sitter-python.wasm.gz" with { type: "file" };
-import g23 from "../../grammars/tree-sitter-r.wasm.gz" with { type: "file" };
-import g24 from "../../grammars/tree-sitter-ruby.wasm.gz" with { type: "file" };
-import g25 from "../../grammars/tree-sitter-rust.wasm.gz" with { type: "file" };
-import g26 from "../../grammars/tree-sitter-scala.wasm.gz" with { type: "file" };
-import g27 from "../../grammars/tree-sitter-scss.wasm.gz" with { type: "file" };
-import g28 from "../../grammars/tree-sitter-solidity.wasm.gz" with { type: "file" };
-import g29 from "../../grammars/tree-sitter-svelte.wasm.gz" with { type: "file" };
-import g30 from "../../grammars/tree-sitter-swift.wasm.gz" with { type: "file" };
-import g31 from "../../grammars/tree-sitter-toml.wasm.gz" with { type: "file" };
-import g32 from "../../grammars/tree-sitter-tsx.wasm.gz" with { type: "file" };
-import g33 from "../../grammars/tree-sitter-typescript.wasm.gz" with { type: "file" };
-import g34 from "../../grammars/tree-sitter-vue.wasm.gz" with { type: "file" };
-import g35 from "../../grammars/tree-sitter-xml.wasm.gz" with { type: "file" };
-import g36 from "../../grammars/tree-sitter-yaml.wasm.gz" with { type: "file" };
-import g37 from "../../grammars/tree-sitter-zig.wasm.gz" with { type: "file" };
+import g9 from "../../grammars/tree-sitter-gleam.wasm.gz" with { type: "file" };
+import g10 from "../../grammars/tree-sitter-go.wasm.gz" with { type: "file" };
+import g11 from "../../grammars/tree-sitter-haskell.wasm.gz" with { type: "file" };
+import g12 from "../../grammars/tree-sitter-hcl.wasm.gz" with { type: "file" };
+import g13 from "../../grammars/tree-sitter-html.wasm.gz" with { type: "file" };
+import g14 from "../../grammars/tree-sitter-java.wasm.gz" with { type: "file" };
+import g15 from "../../grammars/tree-sitter-javascript.wasm.gz" with { type: "file" };
+import g16 from "../../grammars/tree-sitter-json.wasm.gz" with { type: "file" };
+import g17 from "../../grammars/tree-sitter-kotlin.wasm.gz" with { type: "file" };
+import g18 from "../../grammars/tree-sitter-lua.wasm.gz" with { type: "file" };
+import g19 from "../../grammars/tree-sitter-markdown.wasm.gz" with { type: "file" };
+import g20 from "../../grammars/tree-sitter-nix.wasm.gz" with { type: "file" };
+import g21 from "../../grammars/tree-sitter-perl.wasm.gz" with { type: "file" };
+import g22 from "../../grammars/tree-sitter-php.wasm.gz" with { type: "file" };
+import g23 from "../../grammars/tree-sitter-python.wasm.gz" with { type: "file" };
+import g24 from "../../grammars/tree-sitter-r.wasm.gz" with { type: "file" };
+import g25 from "../../grammars/tree-sitter-ruby.wasm.gz" with { type: "file" };
+import g26 from "../../grammars/tree-sitter-rust.wasm.gz" with { type: "file" };
+import g27 from "../../grammars/tree-sitter-scala.wasm.gz" with { type: "file" };
+import g28 from "../../grammars/tree-sitter-scss.wasm.gz" with { type: "file" };
+import g29 from "../../grammars/tree-sitter-solidity.wasm.gz" with { type: "file" };
+import g30 from "../../grammars/tree-sitter-svelte.wasm.gz" with { type: "file" };
+import g31 from "../../grammars/tree-sitter-swift.wasm.gz" with { type: "file" };
+import g32 from "../../grammars/tree-sitter-toml.wasm.gz" with { type: "file" };
+import g33 from "../../grammars/tree-sitter-tsx.wasm.gz" with { type: "file" };
+import g34 from "../../grammars/tree-sitter-typescript.wasm.gz" with { type: "file" };
+import g35 from "../../grammars/tree-sitter-vue.wasm.gz" with { type: "file" };
+import g36 from "../../grammars/tree-sitter-xml.wasm.gz" with { type: "file" };
+import g37 from "../../grammars/tree-sitter-yaml.wasm.gz" with { type: "file" };
+import g38 from "../../grammars/tree-sitter-zig.wasm.gz" with { type: "file" };
 import runtimeWasm from "web-tree-sitter/web-tree-sitter.wasm" with { type: "file" };
 
 export const grammarFiles: Record<string, string> = {
@@ -49,35 +50,36 @@ export const grammarFiles: Record<string, string> = {
   "dart": g6,
   "elixir": g7,
   "elm": g8,
-  "go": g9,
-  "haskell": g10,
-  "hcl": g11,
-  "html": g12,
-  "java": g13,
-  "javascript": g14,
-  "json": g15,
-  "kotlin": g16,
-  "lua": g17,
-  "markdown": g18,
-  "nix": g19,
-  "perl": g20,
-  "php": g21,
-  "python": g22,
-  "r": g23,
-  "ruby": g24,
-  "rust": g25,
-  "scala": g26,
-  "scss": g27,
-  "solidity": g28,
-  "svelte": g29,
-  "swift": g30,
-  "toml": g31,
-  "tsx": g32,
-  "typescript": g33,
-  "vue": g34,
-  "xml": g35,
-  "yaml": g36,
-  "zig": g37,
+  "gleam": g9,
+  "go": g10,
+  "haskell": g11,
+  "hcl": g12,
+  "html": g13,
+  "java": g14,
+  "javascript": g15,
+  "json": g16,
+  "kotlin": g17,
+  "lua": g18,
+  "markdown": g19,
+  "nix": g20,
+  "perl": g21,
+  "php": g22,
+  "python": g23,
+  "r": g24,
+  "ruby": g25,
+  "rust": g26,
+  "scala": g27,
+  "scss": g28,
+  "solidity": g29,
+  "svelte": g30,
+  "swift": g31,
+  "toml": g32,
+  "tsx": g33,
+  "typescript": g34,
+  "vue": g35,
+  "xml": g36,
+  "yaml": g37,
+  "zig": g38,
 };
 
 export const treeSitterRuntimeFile: string = runtimeWasm;

@@ -28,6 +28,13 @@ export interface PatternLanguage {
    * parse with the run as a plain string (which it must be among an array's values).
    */
   runAsPair?: string;
+  /**
+   * Where no character can stand in for `$` inside a name (Gleam names are `[a-z_][a-z0-9_]*`, and
+   * `_A` lexes as a discard then a constructor), each metavariable is written as a lower-case name
+   * with this prefix: `$A` → `zsgm_a`, `$$A` → `zsgm2_a`, `$$$B` → `zsgm3_b`. A lower-case name
+   * parses wherever a value, a variable, a function or a type variable may stand.
+   */
+  namePrefix?: string;
   ladder: readonly Scaffold[];
 }
 
@@ -197,6 +204,11 @@ export const PATTERN_LANGUAGES: Record<string, PatternLanguage> = {
   // The block grammar: headings, list items, paragraphs, code blocks (their text is one leaf each).
   // A block ends with its line break, so the fragment gets one.
   markdown: { metaChar: "µ", ladder: [declaration("", "\n")] },
+  gleam: {
+    metaChar: "µ",
+    namePrefix: "zsgm",
+    ladder: [statement("fn sg() {\n", "\n}\n"), declaration(), expression("const sg = ", "\n")],
+  },
   solidity: {
     metaChar: "$",
     ladder: [...braced("contract Sg { function sg() public", "\n} }"), expression("contract Sg { function sg() public { x = ", "; } }"), member("contract Sg {\n", "\n}"), declaration()],

@@ -80,7 +80,8 @@ export class CompiledPatterns {
 export function compilePattern(language: string, source: string, parser: Parser): Pattern {
   const fragment = source.trim();
   if (fragment === "") throw new PatternError("The pattern is empty. Pass a code fragment such as `foo($A)`.");
-  const { metaChar, quote = "", runAsPair } = patternLanguage(language);
+  const { metaChar, quote = "", runAsPair, namePrefix } = patternLanguage(language);
+  if (namePrefix !== undefined) return compileSubstituted(language, fragment, fragment.replace(META_IN_SOURCE, (m) => asName(namePrefix, m)), parser, nameMetaMatcher(namePrefix));
   const substitute = (m: string) => quote + m.replaceAll("$", metaChar) + quote;
   const substituted = metaChar === "$" && quote === "" ? fragment : fragment.replace(META_IN_SOURCE, substitute);
   try {
@@ -169,6 +170,22 @@ function metaMatcher(metaChar: string, quote = "", runAsPair = ""): (text: strin
     if (!one) return undefined;
     const name = one[2]!;
     return { kind: "meta", name, multi: false, binds: !name.startsWith("_"), anyNode: one[1] !== "" };
+  };
+}
+
+/** `$A` → `zsgm_a`, `$$A` → `zsgm2_a`, `$$$B` → `zsgm3_b` (see PatternLanguage.namePrefix). */
+function asName(prefix: string, meta: string): string {
+  const dollars = /^\$+/.exec(meta)![0].length;
+  return `${prefix}${dollars > 1 ? dollars : ""}_${meta.slice(dollars).toLowerCase()}`;
+}
+
+function nameMetaMatcher(prefix: string): (text: string) => PatternNode | undefined {
+  const written = new RegExp(`^${prefix}([23]?)_([a-z0-9_]*)$`);
+  return (text) => {
+    const found = written.exec(text);
+    if (!found) return undefined;
+    const name = found[2] === "" ? "_" : found[2]!.toUpperCase();
+    return { kind: "meta", name, multi: found[1] === "3", binds: !name.startsWith("_"), anyNode: found[1] === "2" || found[1] === "3" };
   };
 }
 

@@ -261,6 +261,21 @@ describe("ast_grep matches by syntax", () => {
     expect(same.data.replacements ?? 0).toBe(0);
   });
 
+  test("Gleam metavariables stand as names: a module, a function, a variable, a body", async () => {
+    await using dir = await tempDir();
+    await dir.write({
+      "app.gleam": "import gleam/io\n\npub fn main() {\n  io.debug(1)\n  let x = add(1, 2)\n  x\n}\n\nfn add(a: Int, b: Int) -> Int {\n  a + b\n}\n",
+    });
+    await using t = await startTestRun(dir.path, PARSER);
+    const client = await t.client();
+    const bindings = async (pattern: string) =>
+      ((await call(client, "ast_grep", { pattern, language: "gleam" })).data.matches as Array<{ start: { line: number }; bindings: Record<string, string> }>).map((m) => [m.start.line, m.bindings]);
+    expect(await bindings("$M.debug($A)")).toEqual([[4, { M: "io", A: "1" }]]);
+    expect(await bindings("let $X = $E")).toEqual([[5, { X: "x", E: "add(1, 2)" }]]);
+    expect(await bindings("pub fn $F() { $$$B }")).toEqual([[3, { F: "main", B: "io.debug(1)\n  let x = add(1, 2)\n  x" }]]);
+    expect(await bindings("fn $F($$$P) -> $R { $$$B }")).toEqual([[9, { F: "add", P: "a: Int, b: Int", R: "Int", B: "a + b" }]]);
+  });
+
   test("a path outside the workdir is refused", async () => {
     await using dir = await tempDir();
     await using t = await startTestRun(dir.path, PARSER);
