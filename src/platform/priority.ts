@@ -42,8 +42,9 @@ export function lowerProcessPriority(pid: number, by: number): boolean {
   if (process.platform === "win32") return false;
   const nice = niceBelowOwn(by);
   try {
-    if (getPriority(pid) >= nice) return true; // already as low: never raise it
-    setPriority(pid, nice);
+    // A child of a sidecar under `nice -n 19` starts as low as it can go: its nice stays (never
+    // raised), but its scheduling group is still lowered below ours.
+    if (getPriority(pid) < nice) setPriority(pid, nice);
   } catch {
     return false; // already gone
   }
