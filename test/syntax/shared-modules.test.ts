@@ -4,28 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { SyntaxService } from "../../src/syntax/service.ts";
-import type { ToWorker } from "../../src/syntax/worker-protocol.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-
-/** Real parse workers whose incoming messages are recorded, and which the test can end. */
-function recordingSpawner(): { spawn: () => Worker; spawned: Worker[]; sent: Array<{ worker: number; message: ToWorker }> } {
-  const spawned: Worker[] = [];
-  const sent: Array<{ worker: number; message: ToWorker }> = [];
-  return {
-    spawned,
-    sent,
-    spawn() {
-      const worker = bunPrimitives.spawnParseWorker!();
-      const index = spawned.push(worker) - 1;
-      const post = worker.postMessage.bind(worker);
-      worker.postMessage = (message: ToWorker) => {
-        sent.push({ worker: index, message });
-        post(message);
-      };
-      return worker;
-    },
-  };
-}
+import { recordingSpawner } from "./recording-spawner.ts";
 
 describe("parse workers share compiled WebAssembly modules", () => {
   test("every worker, a replacement included, gets the same runtime and grammar module", async () => {

@@ -5,19 +5,7 @@ import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { MAX_WORKER_RESTARTS } from "../../src/syntax/parse-pool.ts";
 import { SyntaxService } from "../../src/syntax/service.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-
-/** Real parse workers, kept so the test can end one as a crash or an out-of-memory kill would. */
-function recordingSpawner(): { spawn: () => Worker; spawned: Worker[] } {
-  const spawned: Worker[] = [];
-  return {
-    spawned,
-    spawn() {
-      const worker = bunPrimitives.spawnParseWorker!();
-      spawned.push(worker);
-      return worker;
-    },
-  };
-}
+import { recordingSpawner } from "./recording-spawner.ts";
 
 describe("the pattern is compiled once per search", () => {
   test.each([
