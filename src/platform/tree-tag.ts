@@ -51,6 +51,33 @@ export function killTagged(tag: string): number {
   return pids.length;
 }
 
+/** Pause between sweeps; an exec's unreadable moment lasts microseconds. */
+const SWEEP_GAP_MS = 20;
+/** Sweeps in a row that must find nothing before the tree counts as gone. */
+const EMPTY_SWEEPS_NEEDED = 2;
+/** Bound on the whole sweep, so a tree that forks faster than it is killed cannot hold a stop. */
+const SWEEP_LIMIT_MS = 2_000;
+
+/**
+ * Kills every process carrying the tag until sweeps in a row find none. One sweep is not enough:
+ * a process in the middle of an exec shows an empty environment (the kernel has not yet set the new
+ * image's), and a daemon being started (`setsid sh -c 'exec server'`) execs twice right as its
+ * parent exits, so on a loaded machine one sweep in fifty missed it (test/process/tree-tag.test.ts).
+ * A daemon that forks while being killed is caught by the next sweep the same way.
+ */
+export async function sweepTagged(tag: string): Promise<number> {
+  const deadline = Date.now() + SWEEP_LIMIT_MS;
+  let killed = 0;
+  let emptyInARow = 0;
+  for (;;) {
+    const found = killTagged(tag);
+    killed += found;
+    emptyInARow = found === 0 ? emptyInARow + 1 : 0;
+    if (emptyInARow >= EMPTY_SWEEPS_NEEDED || Date.now() >= deadline) return killed;
+    await new Promise((resolve) => setTimeout(resolve, SWEEP_GAP_MS));
+  }
+}
+
 /** The same sweep as a shell fragment, for the orphan watcher that outlives a SIGKILLed sidecar. */
 export function killTaggedShell(tag: string): string {
   // One grep over every environ file (-z: NUL-separated entries, -x: the whole entry, -l: file names).

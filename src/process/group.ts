@@ -5,7 +5,7 @@ import { watchForOrphaning } from "../platform/orphan-watch.ts";
 import { lowerProcessPriority, lowerRunningProcessPriority } from "../platform/priority.ts";
 import { procStatFields } from "../platform/proc-stat.ts";
 import { treeKiller, type TreeSignal } from "../platform/process-tree.ts";
-import { killTagged, tagEnvironment } from "../platform/tree-tag.ts";
+import { sweepTagged, tagEnvironment } from "../platform/tree-tag.ts";
 
 /** How long a group gets between SIGTERM and SIGKILL. */
 export const TERMINATE_GRACE_MS = 2_000;
@@ -100,18 +100,18 @@ export async function stopGroup(child: ChildProcess, graceMs = TERMINATE_GRACE_M
   await Promise.race([exited(child), delay(graceMs)]);
   signalGroup(child, "SIGKILL");
   const tag = treeTags.get(child);
-  if (tag) killTagged(tag); // daemons that left the group with setsid
-  await Promise.race([exited(child), delay(REAP_TIMEOUT_MS)]);
+  // Daemons that left the group with setsid.
+  await Promise.all([tag ? sweepTagged(tag) : undefined, Promise.race([exited(child), delay(REAP_TIMEOUT_MS)])]);
 }
 
 /**
  * Kills what is left of a child's tree after its leader ended by itself: its group, and daemons
  * that left the group with setsid (a worker's `setsid server &` outlived the worker and the run).
  */
-export function killRemains(child: ChildProcess): void {
+export async function killRemains(child: ChildProcess): Promise<void> {
   signalGroup(child, "SIGKILL");
   const tag = treeTags.get(child);
-  if (tag) killTagged(tag);
+  if (tag) await sweepTagged(tag);
 }
 
 function delay(ms: number): Promise<void> {

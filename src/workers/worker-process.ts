@@ -173,7 +173,7 @@ export class WorkerProcess {
       const deadline = Date.now() + LEFTOVER_GRACE_MS;
       while (groupExists(child) && Date.now() < deadline) await sleep(LEFTOVER_POLL_MS);
     }
-    killRemains(child);
+    await killRemains(child);
     const drained = await Promise.race([closed.then(() => true), sleep(OUTPUT_DRAIN_MS).then(() => false)]);
     if (!drained) {
       child.stdout?.destroy();

@@ -19,8 +19,12 @@ function threadNices(pid: number): number[] {
   return readdirSync(`/proc/${pid}/task`).map((tid) => Number(procStatFields(pid, Number(tid))?.[16]));
 }
 
+/**
+ * A process in the session of init (a container's, where CI runs) is in the root group, whose file
+ * is empty: it weighs as nice 0, as the sidecar reads it too (src/platform/priority.ts).
+ */
 function autogroupNice(pid: number): number {
-  return Number(/nice\s+(-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, "utf8"))?.[1]);
+  return Number(/nice\s+(-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, "utf8"))?.[1] ?? 0);
 }
 
 async function lastValue(kernel: KernelProcess, code: string): Promise<string> {
