@@ -37,6 +37,11 @@ export function exitSentence(facts: ExitFacts): string {
   return `The program exited with code ${exitCode}.`;
 }
 
+/** "child process 4312 exited with code 3": a child's end, for the next report's process events. */
+export function childExitSentence(pid: number | undefined, facts: ExitFacts): string {
+  return `child process ${pid ?? "?"} exited${facts.exitCode !== undefined ? ` with code ${facts.exitCode}` : ""}`;
+}
+
 /**
  * delve 1.20 sends no `exited` event and names the exit status only in console output when the
  * client disconnects: the program is gone, so disconnecting now costs nothing and tells the code.

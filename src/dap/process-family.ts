@@ -50,6 +50,16 @@ export class ProcessFamily<M extends FamilyMember> {
   }
 
   /**
+   * The adapter announced a child process (debugpy 1.6's debugpyAttach event, 1.8's startDebugging
+   * request): it is attached to when the launch asked for children. Says whether it was taken.
+   */
+  announced(parent: M, configuration: Record<string, unknown>): boolean {
+    if (!this.childProcesses || !this.attachChild) return false;
+    this.attachChild(parent, configuration);
+    return true;
+  }
+
+  /**
    * The next stop of any member after `resumed` moves on (or the main process's end). A stop that
    * came while no call waited answers at once.
    */

@@ -1,4 +1,4 @@
-// One live debug session: the adapter, the DAP handshake, state from events, and every control call.
+// One live debug session: its state from the adapter's events, the control calls that move it, and its end.
 import { rmSync } from "node:fs";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { ToolFailure } from "../answer/failure.ts";
@@ -16,21 +16,16 @@ import { takesSource, type AdapterEntry } from "./catalog.ts";
 import { DebuggeeProcesses } from "./debuggee-processes.ts";
 import { EventGate } from "./event-gate.ts";
 import { attachedPids, checkRunning, releaseAttached, type DetachCheck } from "./detach.ts";
-import { INITIALIZE_ARGUMENTS } from "./detect.ts";
-import { exitStatusAtDisconnect, stopSignal, type ExitFacts } from "./exit-words.ts";
+import { childExitSentence, type ExitFacts } from "./exit-words.ts";
+import { handshake, type Configured } from "./handshake.ts";
 import { OutputRing } from "./output-ring.ts";
-import { OUTPUT_SETTLE_MS } from "./output-settle.ts";
 import { ProcessFamily, type FamilyStop } from "./process-family.ts";
+import { DISCONNECT_TIMEOUT_MS, ProgramEnd } from "./program-end.ts";
 import { ReferenceTable } from "./references.ts";
 import { SourceLines } from "./source-lines.ts";
 import { describeStop, type ReportFrame, type StopOutcome, type StopReport } from "./stop-report.ts";
-
-/** A cold `go build` under dlv, or a big Python import, happens inside launch: give it room. */
-export const LAUNCH_TIMEOUT_MS = 120_000;
-/** How long an adapter that already answered launch may take to send initialized. */
-export const INITIALIZED_TIMEOUT_MS = 30_000;
-/** How long disconnect may take before the adapter is simply killed. */
-export const DISCONNECT_TIMEOUT_MS = 3_000;
+import { boundedStop } from "./stop-wait.ts";
+import { ThreadNames } from "./thread-names.ts";
 
 /** Output categories that are the program's (or a build's) words; "console" is the adapter chatting. */
 const PROGRAM_OUTPUT = new Set<string | undefined>([undefined, "stdout", "stderr", "important"]);
@@ -56,13 +51,8 @@ export interface SessionStart {
   child?: { family: ProcessFamily<DebugSession>; references: ReferenceTable; pid: number | undefined };
 }
 
-export interface StartedSession {
+export interface StartedSession extends Configured {
   report: StopReport;
-  breakpoints: Record<string, BreakpointResult[]>;
-  functionBreakpoints: BreakpointResult[];
-  /** Exception filters in force, and words about those asked for that the adapter lacks. */
-  exceptionFilters: string[];
-  notes: string[];
 }
 
 export class DebugSession {
@@ -75,7 +65,8 @@ export class DebugSession {
   state: SessionState = "starting";
   /** Why the session is over, when it is. */
   endedReason: string | undefined;
-  readonly exit: ExitFacts = {};
+  /** The program's exit code or signal, once it has ended. */
+  readonly exit: ExitFacts;
   lastStop: DebugProtocol.StoppedEvent["body"] | undefined;
   /** The frame the last report showed, for messages that must not consume output (a refusal). */
   lastFrame: ReportFrame | undefined;
@@ -114,12 +105,11 @@ export class DebugSession {
   readonly workdir: string;
   private readonly running: RunningAdapter;
   readonly stopWaitMs: number;
-  /** Names by thread id; a `threads` request per stop costs debugpy tens of ms, so they are kept. */
-  private threadNames = new Map<number, string>();
-  private readonly initialized = new EventGate("initialized");
+  private readonly threads: ThreadNames;
+  /** Opened by the adapter's `initialized` event; the handshake waits on it. */
+  readonly initialized = new EventGate("initialized");
   private readonly afterStopHooks: (() => Promise<unknown>)[] = [];
-  /** The signal of the last stop on one (lldb's "signal SIGSEGV"): an exit status equal to it was that signal. */
-  private lastStopSignal: number | undefined;
+  private readonly end: ProgramEnd;
 
   constructor(start: SessionStart) {
     this.adapter = start.adapter;
@@ -136,6 +126,9 @@ export class DebugSession {
     this.references = start.child?.references ?? new ReferenceTable();
     this.family = start.child?.family ?? new ProcessFamily<DebugSession>(this, start.childProcesses === true);
     if (start.child) this.debuggee.named(start.child.pid);
+    this.threads = new ThreadNames(this.connection);
+    this.end = new ProgramEnd(this.adapter, this.running);
+    this.exit = this.end.exit;
     this.connection.onEvent((event) => this.onEvent(event));
     this.connection.onReverseRequest((request) => this.onReverseRequest(request));
   }
@@ -161,11 +154,7 @@ export class DebugSession {
   readonly request = <R extends DebugProtocol.Response>(command: string, args?: unknown, timeoutMs?: number): Promise<R["body"]> =>
     this.connection.request<R>(command, args, timeoutMs);
 
-  /**
-   * The one request order all adapters accept: initialize → launch/attach (not awaited: debugpy
-   * withholds its answer until configurationDone) → initialized → breakpoints → configurationDone
-   * → the launch answer → the first stop.
-   */
+  /** The handshake (handshake.ts), then the first stop. */
   async start(request: "launch" | "attach", args: Record<string, unknown>, book: BreakpointBook, signal?: AbortSignal): Promise<StartedSession> {
     this.ownsDebuggee = request === "launch";
     if (request === "launch" && typeof args.output === "string") this.scratch.push(args.output);
@@ -184,30 +173,11 @@ export class DebugSession {
     await this.configure("attach", configuration, book);
   }
 
-  private async configure(request: "launch" | "attach", args: Record<string, unknown>, book: BreakpointBook): Promise<Omit<StartedSession, "report">> {
+  private async configure(request: "launch" | "attach", args: Record<string, unknown>, book: BreakpointBook): Promise<Configured> {
     this.book = book;
-    this.capabilities =
-      (await this.connection.request<DebugProtocol.InitializeResponse>("initialize", {
-        ...INITIALIZE_ARGUMENTS,
-        adapterID: this.adapter.id,
-        // debugpy 1.8 announces a child with this reverse request (1.6 with its debugpyAttach event).
-        ...(this.family.childProcesses ? { supportsStartDebuggingRequest: true } : {}),
-      })) ?? {};
-    const started = this.connection.request(request, args, LAUNCH_TIMEOUT_MS);
-    started.catch(() => {}); // awaited below; an early refusal also ends the wait for initialized
-    // lldb answers launch first and sends initialized after; an adapter that never does is stuck.
-    await Promise.race([this.initialized.wait(), started.then(() => this.initialized.wait(INITIALIZED_TIMEOUT_MS))]);
-    const notes: string[] = [];
-    const { files, kept } = book.forAdapter(this.adapter);
-    if (kept.length) notes.push(`Breakpoints in ${kept.length} file(s) of another language were kept for a session that debugs them, not sent to ${this.adapter.id}.`);
-    const placed: Record<string, BreakpointResult[]> = {};
-    for (const [file, specs] of files) placed[file] = await this.setBreakpoints(file, specs);
-    const functionBreakpoints = book.functions.length ? await this.setFunctionBreakpoints(book.functions) : [];
-    notes.push(...(await this.applyExceptionFilters(book.exceptionFilters)));
-    await this.connection.request("configurationDone");
-    await started;
+    const configured = await handshake(this, request, args, book);
     if (this.state === "starting") this.state = "running";
-    return { breakpoints: placed, functionBreakpoints, exceptionFilters: this.exceptionFilters, notes };
+    return configured;
   }
 
   setBreakpoints(file: string, specs: readonly LineBreakpoint[]): Promise<BreakpointResult[]> {
@@ -283,24 +253,18 @@ export class DebugSession {
     }
   }
 
-  async anyThread(): Promise<number> {
-    const first = (await this.threadList())[0];
-    if (!first) throw new ToolFailure("The debuggee reports no threads; it may be exiting. Call status.");
-    return first.id;
+  anyThread(): Promise<number> {
+    return this.threads.any();
   }
 
   /** The adapter's current thread list; also refreshes the names reports use. */
-  async threadList(): Promise<DebugProtocol.Thread[]> {
-    const body = await this.connection.request<DebugProtocol.ThreadsResponse>("threads").catch(() => undefined);
-    const threads = body?.threads ?? [];
-    this.threadNames = new Map(threads.map((thread) => [thread.id, thread.name]));
-    return threads;
+  threadList(): Promise<DebugProtocol.Thread[]> {
+    return this.threads.list();
   }
 
   /** A thread's name, asking the adapter only for a thread not seen since the last thread event. */
-  async threadName(id: number): Promise<string | undefined> {
-    if (!this.threadNames.has(id)) await this.threadList();
-    return this.threadNames.get(id);
+  threadName(id: number): Promise<string | undefined> {
+    return this.threads.name(id);
   }
 
   /**
@@ -374,23 +338,13 @@ export class DebugSession {
   /** Waits for the next stop, bounded; a cancelled call stops waiting at once (the program runs on). */
   async settle(next: Promise<FamilyStop<DebugSession>>, signal?: AbortSignal): Promise<StopReport> {
     const began = Date.now();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    const bound = new Promise<FamilyStop<DebugSession>>((resolve) => {
-      timer = setTimeout(() => resolve({ member: this, outcome: { kind: "timeout" } }), this.stopWaitMs);
-      onAbort = () => resolve({ member: this, outcome: { kind: "timeout" } });
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener("abort", onAbort, { once: true });
-    });
-    const { member, outcome } = await Promise.race([next, bound]);
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    const { member, outcome } = await boundedStop(next, this, this.stopWaitMs, signal);
     if (outcome.kind === "stopped") this.family.focus = member;
     return member.reportOutcome(outcome, Date.now() - began);
   }
 
   private async reportOutcome(outcome: StopOutcome, waitedMs: number): Promise<StopReport> {
-    const outputComplete = outcome.kind === "exited" ? await this.finishExited() : false;
+    const outputComplete = outcome.kind === "exited" ? await this.end.finish() : false;
     if (outcome.kind === "stopped") await this.runAfterStop();
     return this.withProcess(await describeStop(this, outcome, waitedMs, outputComplete));
   }
@@ -402,40 +356,6 @@ export class DebugSession {
     return { ...report, process: this.processFacts, ...(events.length ? { process_events: events } : {}) };
   }
 
-  /**
-   * The program is gone. Where it wrote to the adapter's stdio (delve, debugpy), the adapter is
-   * stopped too: once every writer has closed the pipes, all the output is in — a fact, where
-   * waiting for quiet was a guess (delve's output came after `terminated` in 1 launch in 5).
-   * A background child of the program that keeps the pipes open leaves that unknown.
-   */
-  private async finishExited(): Promise<boolean> {
-    await this.learnExitStatus();
-    if (this.adapter.programOutput !== "adapter-stdio") return false;
-    await this.running.stop();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const bound = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), OUTPUT_SETTLE_MS)));
-    const ended = await Promise.race([this.running.outputEnded.then(() => true), bound]);
-    clearTimeout(timer);
-    return ended;
-  }
-
-  /**
-   * delve 1.20 sends no `exited` event and names the exit status only when the client disconnects;
-   * the program is gone, so the session disconnects now to learn it.
-   */
-  private async learnExitStatus(): Promise<void> {
-    const pattern = this.adapter.exitStatusAtDisconnect;
-    if (!pattern || this.exit.exitCode !== undefined || this.connection.closed) return;
-    const code = await exitStatusAtDisconnect(this.connection, pattern, DISCONNECT_TIMEOUT_MS);
-    if (code !== undefined) this.noteExitCode(code);
-  }
-
-  private noteExitCode(code: number): void {
-    this.exit.exitCode = code;
-    const signal = this.adapter.signalOfExitCode?.(code, this.lastStopSignal);
-    if (signal) this.exit.signal = { number: signal.signal, certain: signal.certain };
-  }
-
   private async describe(outcome: StopOutcome): Promise<StopReport> {
     return this.withProcess(await describeStop(this, outcome, 0, false));
   }
@@ -443,10 +363,9 @@ export class DebugSession {
   /** Tells the family this process stopped, exited or ended; a child's end is a sentence for the next report. */
   private wake(outcome: StopOutcome): void {
     if (outcome.kind === "stopped") return this.family.stopped(this, outcome);
-    const code = this.exit.exitCode;
     const sentence =
       outcome.kind === "exited"
-        ? `child process ${this.programPid ?? "?"} exited${code !== undefined ? ` with code ${code}` : ""}`
+        ? childExitSentence(this.programPid, this.exit)
         : `child process ${this.programPid ?? "?"} is no longer debugged: ${outcome.kind === "ended" ? outcome.reason : "its session ended"}`;
     this.family.ended(this, outcome, sentence);
     // A child that exited needs its connection no longer; the main process's session stays for status.
@@ -455,12 +374,11 @@ export class DebugSession {
 
   /** startDebugging (debugpy 1.8): a child process to attach to, taken only when the launch asked for children. */
   private onReverseRequest(request: DebugProtocol.Request): { success: true } | { success: false; message: string } {
-    if (request.command !== "startDebugging" || !this.family.childProcesses || !this.family.attachChild) {
-      return { success: false, message: `sidecar does not support the ${request.command} reverse request${request.command === "startDebugging" ? " unless the launch passed child_processes: true" : ""}` };
+    if (request.command === "startDebugging") {
+      const args = request.arguments as DebugProtocol.StartDebuggingRequestArguments;
+      if (this.family.announced(this, { ...args.configuration, request: args.request })) return { success: true };
     }
-    const args = request.arguments as DebugProtocol.StartDebuggingRequestArguments;
-    this.family.attachChild(this, { ...args.configuration, request: args.request });
-    return { success: true };
+    return { success: false, message: `sidecar does not support the ${request.command} reverse request${request.command === "startDebugging" ? " unless the launch passed child_processes: true" : ""}` };
   }
 
   private onEvent(event: DebugProtocol.Event): void {
@@ -472,17 +390,17 @@ export class DebugSession {
         const body = (event as DebugProtocol.StoppedEvent).body;
         this.state = "stopped";
         this.lastStop = body;
-        this.lastStopSignal = body.reason === "exception" ? stopSignal(body.description ?? body.text) : undefined;
+        this.end.noteStop(body);
         if (body.threadId !== undefined) this.currentThread = body.threadId;
         this.wake({ kind: "stopped", body });
         break;
       }
       case "debugpyAttach":
         // debugpy 1.6 announces a child process with this event and the configuration to attach with.
-        if (this.family.childProcesses) this.family.attachChild?.(this, event.body as Record<string, unknown>);
+        this.family.announced(this, event.body as Record<string, unknown>);
         break;
       case "thread":
-        this.threadNames.clear(); // started or exited: the next report asks again
+        this.threads.forget(); // started or exited: the next report asks again
         break;
       case "continued":
         if (this.state === "stopped") this.markRunning();
@@ -496,7 +414,7 @@ export class DebugSession {
         this.debuggee.named((event as DebugProtocol.ProcessEvent).body.systemProcessId);
         break;
       case "exited":
-        this.noteExitCode((event as DebugProtocol.ExitedEvent).body.exitCode);
+        this.end.noteExitCode((event as DebugProtocol.ExitedEvent).body.exitCode);
         break;
       case "terminated":
         // While the session is being closed (TTL, terminate), a waiting call must hear why, not "exited".
