@@ -55,6 +55,8 @@ interface Conversation {
   ttlTimer?: ReturnType<typeof setTimeout>;
   /** Set when the TTL killed the session; the next calls say so instead of "no session". */
   expired?: string;
+  /** The TTL's stop while it runs: a call waits for it, so it is told of the expiry, not of an ended session. */
+  expiring?: Promise<void>;
   /** The last launch, for `restart`. */
   lastLaunch?: LaunchOptions;
 }
@@ -85,7 +87,7 @@ export class DebugSupervisor {
   /** Runs `work` after every earlier call of this conversation: a session is state, not parallel-safe. */
   serialized<T>(conversation: string, work: () => Promise<T>): Promise<T> {
     const entry = this.conversation(conversation);
-    const result = entry.queue.then(work, work);
+    const result = entry.queue.then(() => entry.expiring).then(work, work);
     entry.queue = result.catch(() => {});
     return result.catch(translateAdapterError);
   }
@@ -308,7 +310,9 @@ export class DebugSupervisor {
     const session = new DebugSession({ ...start, workdir: this.workdir, stopWaitMs: this.stopWaitMs });
     session.family.attachChild = (_parent, configuration) => void attachChildProcess(session, configuration);
     entry.session = session;
-    entry.ttlTimer = setTimeout(() => void this.expire(entry, session), this.ttlMs);
+    entry.ttlTimer = setTimeout(() => {
+      entry.expiring = this.expire(entry, session).finally(() => (entry.expiring = undefined));
+    }, this.ttlMs);
     entry.ttlTimer.unref?.();
     try {
       const started = await session.start(request, args, entry.book, signal);
