@@ -3,7 +3,7 @@
 import type { Parser, Tree } from "web-tree-sitter";
 import { readFileInside } from "../workspace/paths.ts";
 import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from "./match.ts";
-import type { ParseCache } from "./parse-cache.ts";
+import type { ParseCache, ParsedFile } from "./parse-cache.ts";
 import { CompiledPatterns, type Pattern } from "./pattern.ts";
 import { applyReplacements, outermost, replacementFor } from "./rewrite.ts";
 import { TextFacts } from "./text-facts.ts";
@@ -83,11 +83,20 @@ export class SearchCancelled extends Error {
 }
 
 /**
- * How long a search works before yielding to the event loop (to hear a cancel). The yield is a
- * setTimeout(0), clamped to 1 ms: yielding every 64 files instead spent 3 ms of a 4 ms warm search
- * of 250 cached files waiting.
+ * How long a search works before yielding to the event loop (to hear a cancel). Yielding every 64
+ * files instead spent 3 ms of a 4 ms warm search of 250 cached files waiting.
  */
 const WORK_BETWEEN_YIELDS_MS = 20;
+
+/**
+ * One turn of the event loop, so a message or a timer waiting is heard. setImmediate, not
+ * setTimeout(0): that is clamped to 1–2 ms in a worker, and a cold search yielding every 20 ms
+ * spent 7–9 % of its time waiting on it (setImmediate: about 0.01 ms; a message posted meanwhile is
+ * still delivered first).
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /** Binary files have NUL bytes early; tree-sitter would only produce errors for them. */
 const BINARY_SNIFF_BYTES = 8000;
@@ -99,14 +108,28 @@ export interface JobResult {
   pattern: Pattern;
 }
 
+export interface SearcherOptions {
+  /**
+   * A file's first tree is not kept: it is freed once matched, and the file is parsed again to be
+   * kept by `fillOne` (when the thread has nothing else to do) or by the next search that needs it.
+   * On a cold search, keeping every tree made the WebAssembly heap grow by about ten times the
+   * source parsed, into pages never touched before, and parsing into fresh memory cost a quarter
+   * to a third of the search's time; freed at once, the next parse reuses the same warm memory.
+   */
+  deferTrees?: boolean;
+}
+
 export class FileSearcher {
   /** Loading promises, so a listing and a job asking at once share one parser. */
   private readonly parsers = new Map<string, Promise<Parser>>();
   private readonly patterns = new CompiledPatterns();
+  /** Files whose first tree was freed, to be parsed again and kept (deferTrees). */
+  private readonly unfilled = new Set<string>();
 
   constructor(
     private readonly parserFor: (language: string) => Promise<Parser>,
     private readonly cache: ParseCache,
+    private readonly options: SearcherOptions = {},
   ) {}
 
   /** `cancelled` is polled between files; a macrotask yield now and then lets a cancel message in. */
@@ -120,7 +143,7 @@ export class FileSearcher {
     let yielded = performance.now();
     for (const file of files) {
       if (performance.now() - yielded >= WORK_BETWEEN_YIELDS_MS) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        await yieldToEventLoop();
         yielded = performance.now();
       }
       if (cancelled()) throw new SearchCancelled();
@@ -137,7 +160,28 @@ export class FileSearcher {
   }
 
   invalidate(paths: readonly string[]): void {
-    for (const path of paths) this.cache.invalidate(path);
+    for (const path of paths) {
+      this.cache.invalidate(path);
+      this.unfilled.delete(path);
+    }
+  }
+
+  /**
+   * Parses one file whose first tree was freed, from its cached text, and keeps the tree; false
+   * once none is left. A file changed or evicted since is passed over.
+   */
+  async fillOne(): Promise<boolean> {
+    for (const path of this.unfilled) {
+      this.unfilled.delete(path);
+      const entry = this.cache.peek(path);
+      if (!entry || entry.tree) continue;
+      const tree = (await this.parser(entry.language)).parse(entry.text);
+      // The entry may have been evicted while the parser loaded; a tree is kept only on a live one.
+      if (tree && this.cache.peek(path) === entry && !entry.tree) entry.tree = tree;
+      else tree?.delete();
+      return true;
+    }
+    return false;
   }
 
   private async searchFile(
@@ -183,7 +227,7 @@ export class FileSearcher {
       matches = findMatches(tree.rootNode, pattern, facts.rarestOffsets(text, pattern));
     } catch (error) {
       if (!(error instanceof MatchBudgetExceeded)) throw error;
-      if (!cached) this.cache.put({ ...file, language: job.language, text, tree, facts });
+      if (!cached) this.keep({ ...file, language: job.language, text, tree, facts });
       return { path: file.path, count: 0, matches: [], skipped: error.message };
     }
     const recorded = matches.slice(0, Math.max(0, Math.min(matches.length, budget.records)));
@@ -203,8 +247,17 @@ export class FileSearcher {
         outcome.rewrite = { original: text, updated: applyReplacements(text, replacements), replacements, overwritten };
       }
     }
-    if (!cached) this.cache.put({ ...file, language: job.language, text, tree, facts, parseErrors: broken });
+    if (!cached) this.keep({ ...file, language: job.language, text, tree, facts, parseErrors: broken });
     return outcome;
+  }
+
+  /** Caches a file parsed for the first time: with its tree, or (deferTrees) its text alone. */
+  private keep(entry: ParsedFile & { tree: Tree }): void {
+    if (!this.options.deferTrees) return this.cache.put(entry);
+    const { tree, ...withoutTree } = entry;
+    tree.delete();
+    this.cache.put(withoutTree);
+    this.unfilled.add(entry.path);
   }
 
   private parser(language: string): Promise<Parser> {
@@ -218,6 +271,7 @@ export class FileSearcher {
   }
 
   close(): void {
+    this.unfilled.clear();
     this.cache.clear();
     for (const parser of this.parsers.values()) void parser.then((p) => p.delete(), () => {});
     this.parsers.clear();

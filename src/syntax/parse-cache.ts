@@ -41,6 +41,11 @@ export class ParseCache {
     return entry;
   }
 
+  /** The entry kept for `path`, whatever its size and mtime, without counting it as read. */
+  peek(path: string): ParsedFile | undefined {
+    return this.entries.get(path);
+  }
+
   put(entry: ParsedFile): void {
     this.invalidate(entry.path);
     if (entry.text.length > this.maxChars) {

@@ -3,7 +3,7 @@
 import { collectGarbage } from "../platform/gc.ts";
 import { lowerThisThreadPriority } from "../platform/priority.ts";
 import { GrammarLoader } from "./grammars.ts";
-import { FileSearcher } from "./file-search.ts";
+import { FileSearcher, yieldToEventLoop } from "./file-search.ts";
 import { ParseCache } from "./parse-cache.ts";
 import { packFiles, unpackFiles } from "./packed-files.ts";
 import { PatternError, type Pattern } from "./pattern.ts";
@@ -30,17 +30,57 @@ const loader = new GrammarLoader({
     return runtime;
   },
 });
-let searcher = new FileSearcher((id) => loader.parser(id), new ParseCache());
+let searcher = new FileSearcher((id) => loader.parser(id), new ParseCache(), { deferTrees: true });
 
 // Jobs run one at a time so a worker's cache and parser are never used concurrently.
 let queue: Promise<void> = Promise.resolve();
+/** Messages queued and not yet begun: a fill gives way to them. */
+let waiting = 0;
+let filling = false;
+
+/** How long a fill parses before it yields, so a message that arrived meanwhile is heard. */
+const FILL_SLICE_MS = 20;
+
+/** Queues work behind what is queued (counted as waiting until it begins); a fill follows the last. */
+function enqueue(work: () => unknown): void {
+  waiting++;
+  queue = queue.then(async () => {
+    waiting--;
+    await work();
+    if (waiting === 0) fillWhenIdle();
+  });
+}
+
+/**
+ * Once nothing is queued, parses again the files whose first tree a search freed (deferTrees), so
+ * the agent's next search over them finds their trees. It gives way to any message that arrives and
+ * starts again after it; the thread runs below the main thread, so it takes no request's time.
+ */
+function fillWhenIdle(): void {
+  if (filling) return;
+  filling = true;
+  queue = queue.then(async () => {
+    try {
+      let more = true;
+      while (more && waiting === 0) {
+        const sliceEnd = performance.now() + FILL_SLICE_MS;
+        while (more && performance.now() < sliceEnd) more = await searcher.fillOne();
+        await yieldToEventLoop();
+      }
+    } catch {
+      // A file that cannot be parsed again is left to the next search that needs it.
+    } finally {
+      filling = false;
+    }
+  });
+}
 
 self.onmessage = (event) => {
   const message = event.data;
   switch (message.type) {
     case "hello":
       runtime = message.runtime;
-      searcher = new FileSearcher((id) => loader.parser(id), new ParseCache(message.cacheChars));
+      searcher = new FileSearcher((id) => loader.parser(id), new ParseCache(message.cacheChars), { deferTrees: true });
       self.postMessage({ type: "ready" });
       // Workers start with the first search, which waits on this: the runtime instantiates meanwhile.
       void loader.loadRuntime().catch(() => {});
@@ -54,10 +94,10 @@ self.onmessage = (event) => {
       cancelled.add(message.id);
       return;
     case "invalidate":
-      queue = queue.then(() => searcher.invalidate(message.paths));
+      enqueue(() => searcher.invalidate(message.paths));
       return;
     case "collect":
-      queue = queue.then(() => collectGarbage(true));
+      enqueue(() => collectGarbage(true));
       return;
     case "list-all":
       try {
@@ -77,7 +117,7 @@ self.onmessage = (event) => {
       void list(message);
       return;
     case "job":
-      queue = queue.then(async () => {
+      enqueue(async () => {
         try {
           const job = { ...message.job, files: unpackFiles(message.job.files) };
           const { outcomes, stats, pattern } = await searcher.run(job, () => cancelled.has(message.id));
