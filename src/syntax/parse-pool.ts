@@ -235,6 +235,25 @@ export class ParsePool {
     this.tellWorkers({ type: "collect" });
   }
 
+  /**
+   * Resolves once every started worker has done all it was given, the keeping of the trees a
+   * search freed included: what the next search will find cached is then cached.
+   */
+  async whenIdle(): Promise<void> {
+    const slots = (await this.slots?.catch(() => [])) ?? [];
+    await Promise.all(
+      slots.map(async (slot) => {
+        await slot.ready;
+        const id = this.nextJob++;
+        const answer = await new Promise<FromWorker>((resolve, reject) => {
+          slot.pending.set(id, { resolve, reject });
+          slot.worker.postMessage({ type: "settle", id } satisfies ToWorker);
+        });
+        if (answer.type !== "settled") throw new Error(`a parse worker answered a settle with ${answer.type}`);
+      }),
+    );
+  }
+
   /** Sends a message to every live worker, once they have started (none when they never did). */
   private tellWorkers(message: ToWorker): void {
     void this.slots?.then((slots) => {

@@ -99,6 +99,10 @@ self.onmessage = (event) => {
     case "collect":
       enqueue(() => collectGarbage(true));
       return;
+    case "settle":
+      // Not counted as waiting: it comes after a fill in progress rather than stopping it.
+      queue = queue.then(() => self.postMessage({ type: "settled", id: message.id }));
+      return;
     case "list-all":
       try {
         const { files, oversized, unnamed } = listScope(message.scope, message.root, undefined);

@@ -101,6 +101,11 @@ export class SyntaxService {
     this.pool.collectGarbage();
   }
 
+  /** Resolves once the parse workers are done with everything given them, trees kept for later included. */
+  whenIdle(): Promise<void> {
+    return this.pool.whenIdle();
+  }
+
   get fallbackReason(): string | undefined {
     return this.pool.fallbackReason;
   }

@@ -24,7 +24,9 @@ export type ToWorker =
   | { type: "invalidate"; paths: string[] }
   | { type: "cancel"; id: number }
   /** The run is idle: collect garbage fully, between jobs. */
-  | { type: "collect" };
+  | { type: "collect" }
+  /** Answer once all work given before is done, the keeping of freed trees included (which this does not interrupt). */
+  | { type: "settle"; id: number };
 
 export type FromWorker =
   | { type: "ready" }
@@ -32,4 +34,5 @@ export type FromWorker =
   /** Per language, the compiled pattern or why the pattern does not parse there. */
   | { type: "compiled"; id: number; patterns: Record<string, Pattern>; failures: Record<string, string> }
   | { type: "result"; id: number; outcomes: FileOutcome[]; stats: JobStats; pattern: Pattern }
-  | { type: "failed"; id: number; message: string; patternError: boolean };
+  | { type: "failed"; id: number; message: string; patternError: boolean }
+  | { type: "settled"; id: number };

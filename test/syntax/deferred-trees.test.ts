@@ -71,8 +71,7 @@ test("parse workers fill in the trees they freed once idle: the next search pars
   try {
     const first = await syntax.search({ pattern: "isinstance($X, $T)", language: "python" });
     expect(first.stats).toMatchObject({ candidates: 3, parsed: 3, cached: 0 });
-    // Three one-line files take the idle workers milliseconds; the wait is for a loaded machine.
-    await Bun.sleep(1_500);
+    await syntax.whenIdle();
     const second = await syntax.search({ pattern: "isinstance($X, $T)", language: "python" });
     expect(second.stats).toMatchObject({ candidates: 3, parsed: 0, cached: 3 });
     expect(second.outcomes).toEqual(first.outcomes);
