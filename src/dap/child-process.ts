@@ -1,11 +1,13 @@
 // Attaching to a child process the adapter announced (debugpy's debugpyAttach event or startDebugging request).
 import { connectToDebugServer } from "./adapter-process.ts";
+import { ExitWatch } from "./exit-watch.ts";
 import { DebugSession } from "./session.ts";
 
 /**
  * A second DAP session on the adapter's client port, for one child: debugpy hands over the
  * configuration (`subProcessId`, `connect`); the child waits until a client attaches and sends
- * configurationDone. It joins the main session's family: the same output, ids and breakpoints.
+ * configurationDone. It joins the main session's family: the same output, ids and breakpoints;
+ * its exit status is read by an ExitWatch (debugpy tells none for a child).
  * A child that cannot be attached to is killed, not left waiting for a client for ever, and the
  * next report says so.
  */
@@ -18,11 +20,14 @@ export async function attachChildProcess(main: DebugSession, configuration: Reco
     family.note(`child process ${pid ?? "?"} was announced without a port to attach to, and was stopped`);
     return killChild(pid);
   }
+  // Started beside the connection: it must hold the child before the attach lets it run.
+  const exitWatch = pid !== undefined ? new ExitWatch(pid) : undefined;
   let running;
   try {
     running = await connectToDebugServer(connect.port, connect.host ?? "127.0.0.1");
   } catch (error) {
     family.note(`child process ${pid ?? "?"} could not be attached to (${error instanceof Error ? error.message : String(error)}), and was stopped`);
+    exitWatch?.stop();
     return killChild(pid);
   }
   const child = new DebugSession({
@@ -33,10 +38,12 @@ export async function attachChildProcess(main: DebugSession, configuration: Reco
     workdir: main.workdir,
     stopWaitMs: main.stopWaitMs,
     output: main.output,
-    child: { family, references: main.references, pid },
+    child: { family, references: main.references, pid, ...(exitWatch ? { exitWatch } : {}) },
   });
   family.add(child);
   try {
+    // The child runs no line of the program before configurationDone: watched from before that, no exit is missed.
+    await exitWatch?.started();
     await child.startChild(configuration, main.book!);
   } catch (error) {
     if (!child.live) return; // it exited (or the session closed) while being attached to

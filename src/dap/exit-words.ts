@@ -37,9 +37,15 @@ export function exitSentence(facts: ExitFacts): string {
   return `The program exited with code ${exitCode}.`;
 }
 
-/** "child process 4312 exited with code 3": a child's end, for the next report's process events. */
-export function childExitSentence(pid: number | undefined, facts: ExitFacts): string {
-  return `child process ${pid ?? "?"} exited${facts.exitCode !== undefined ? ` with code ${facts.exitCode}` : ""}`;
+/** How a child process ended, as its exit watcher saw it (exit-watch.ts), or why that is unknown. */
+export type ChildExit = { code: number } | { signal: number } | { unknown: string };
+
+/** "child process 4312 exited with code 3" / "... was killed by SIGTERM (signal 15)": a child's end, for the next report. */
+export function childExitSentence(pid: number | undefined, exit: ChildExit): string {
+  const child = `child process ${pid ?? "?"}`;
+  if ("code" in exit) return `${child} exited with code ${exit.code}`;
+  if ("signal" in exit) return `${child} was killed by ${signalName(exit.signal)} (signal ${exit.signal})`;
+  return `${child} ended; its exit code is unknown: ${exit.unknown}`;
 }
 
 /**

@@ -28,8 +28,11 @@ export class ProcessFamily<M extends FamilyMember> {
   attachChild: ((parent: M, configuration: Record<string, unknown>) => void) | undefined;
   private waiters: { resolve(stop: FamilyStop<M>): void }[] = [];
   private unreported: FamilyStop<M>[] = [];
-  /** Sentences about the children for the next report: one exited, one could not be debugged. */
-  private events: string[] = [];
+  /**
+   * Sentences about the children for the next report: one exited (a promise while its exit status
+   * is being read), one could not be debugged.
+   */
+  private events: (string | Promise<string>)[] = [];
   private readonly gone = new Set<M>();
 
   /** `childProcesses`: the launch asked to debug the program's child processes. */
@@ -84,7 +87,7 @@ export class ProcessFamily<M extends FamilyMember> {
    * A member exited or its session ended. The main process's end ends every wait; a child's is a
    * sentence for the next report, and the focus returns to the main process.
    */
-  ended(member: M, outcome: StopOutcome, sentence: string): void {
+  ended(member: M, outcome: StopOutcome, sentence: string | Promise<string>): void {
     if (member === this.root) return this.wake({ member, outcome });
     if (this.gone.has(member)) return;
     this.gone.add(member);
@@ -99,8 +102,8 @@ export class ProcessFamily<M extends FamilyMember> {
   }
 
   /** The sentences gathered since the last report, once. */
-  takeEvents(): string[] {
-    return this.events.splice(0);
+  takeEvents(): Promise<string[]> {
+    return Promise.all(this.events.splice(0));
   }
 
   private wake(stop: FamilyStop<M>): void {

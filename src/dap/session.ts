@@ -16,7 +16,8 @@ import { takesSource, type AdapterEntry } from "./catalog.ts";
 import { DebuggeeProcesses } from "./debuggee-processes.ts";
 import { EventGate } from "./event-gate.ts";
 import { attachedPids, checkRunning, releaseAttached, type DetachCheck } from "./detach.ts";
-import { childExitSentence, type ExitFacts } from "./exit-words.ts";
+import { childExitSentence, type ChildExit, type ExitFacts } from "./exit-words.ts";
+import type { ExitWatch } from "./exit-watch.ts";
 import { handshake, type Configured } from "./handshake.ts";
 import { OutputRing } from "./output-ring.ts";
 import { ProcessFamily, type FamilyStop } from "./process-family.ts";
@@ -47,8 +48,8 @@ export interface SessionStart {
   attachPort?: number;
   /** Debug the program's child processes too (debugpy's subProcess); off unless the launch asked. */
   childProcesses?: boolean;
-  /** A child process's session: the family it joins (it shares its output and ids) and its pid. */
-  child?: { family: ProcessFamily<DebugSession>; references: ReferenceTable; pid: number | undefined };
+  /** A child process's session: the family it joins (it shares its output and ids), its pid, and what reads its exit status. */
+  child?: { family: ProcessFamily<DebugSession>; references: ReferenceTable; pid: number | undefined; exitWatch?: ExitWatch };
 }
 
 export interface StartedSession extends Configured {
@@ -110,6 +111,8 @@ export class DebugSession {
   readonly initialized = new EventGate("initialized");
   private readonly afterStopHooks: (() => Promise<unknown>)[] = [];
   private readonly end: ProgramEnd;
+  /** A child process's exit watcher: debugpy tells no child's exit status. */
+  private readonly exitWatch: ExitWatch | undefined;
 
   constructor(start: SessionStart) {
     this.adapter = start.adapter;
@@ -126,6 +129,7 @@ export class DebugSession {
     this.references = start.child?.references ?? new ReferenceTable();
     this.family = start.child?.family ?? new ProcessFamily<DebugSession>(this, start.childProcesses === true);
     if (start.child) this.debuggee.named(start.child.pid);
+    this.exitWatch = start.child?.exitWatch;
     this.threads = new ThreadNames(this.connection);
     this.end = new ProgramEnd(this.adapter, this.running);
     this.exit = this.end.exit;
@@ -297,6 +301,7 @@ export class DebugSession {
     if (!this.ownsDebuggee) this.detached = await checkRunning(pids);
     if (this.ownsDebuggee && !childExited) this.debuggee.kill();
     this.removeScratch();
+    this.exitWatch?.stop();
     this.wake({ kind: "ended", reason: this.endedReason ?? reason });
   }
 
@@ -350,9 +355,9 @@ export class DebugSession {
   }
 
   /** With child processes debugged, a report names the process it is about and what the children did meanwhile. */
-  private withProcess(report: StopReport): StopReport {
+  private async withProcess(report: StopReport): Promise<StopReport> {
     if (!this.family.childProcesses) return report;
-    const events = this.family.takeEvents();
+    const events = await this.family.takeEvents();
     return { ...report, process: this.processFacts, ...(events.length ? { process_events: events } : {}) };
   }
 
@@ -365,11 +370,18 @@ export class DebugSession {
     if (outcome.kind === "stopped") return this.family.stopped(this, outcome);
     const sentence =
       outcome.kind === "exited"
-        ? childExitSentence(this.programPid, this.exit)
+        ? this.childExit().then((exit) => childExitSentence(this.programPid, exit))
         : `child process ${this.programPid ?? "?"} is no longer debugged: ${outcome.kind === "ended" ? outcome.reason : "its session ended"}`;
     this.family.ended(this, outcome, sentence);
     // A child that exited needs its connection no longer; the main process's session stays for status.
     if (outcome.kind === "exited" && this.processRole === "child") void this.close("it exited");
+  }
+
+  /** How this child process ended: its watcher's word, else the adapter's exit code, else why neither is known. */
+  private async childExit(): Promise<ChildExit> {
+    if (this.exitWatch) return this.exitWatch.ended();
+    if (this.exit.exitCode !== undefined) return { code: this.exit.exitCode };
+    return { unknown: "the adapter did not tell it" };
   }
 
   /** startDebugging (debugpy 1.8): a child process to attach to, taken only when the launch asked for children. */

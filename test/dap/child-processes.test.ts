@@ -35,6 +35,20 @@ if __name__ == "__main__":
     worker.join()
 `;
 
+/** Runs a child that exits with code 3, then one that kills itself with SIGTERM, and prints what each returned. */
+const EXIT_PARENT = `import subprocess, sys
+for name in ("fails", "killed"):
+    print(name, "returned", subprocess.run([sys.executable, name + ".py"]).returncode, flush=True)
+`;
+const EXITS_WITH_3 = `import os, sys
+print("fails pid", os.getpid(), flush=True)
+sys.exit(3)
+`;
+const KILLED_BY_SIGTERM = `import os, signal
+print("killed pid", os.getpid(), flush=True)
+os.kill(os.getpid(), signal.SIGTERM)
+`;
+
 /** POOL's main block with two workers instead of one. */
 const TWO_WORKERS = 'workers = [multiprocessing.Process(target=spin, args=(str(i),)) for i in range(2)]\n    for worker in workers:\n        worker.start()\n    for worker in workers:\n        worker.join()';
 
@@ -73,7 +87,7 @@ describe("debug child processes (debugpy)", () => {
     expect(ended.data.exit_code).toBe(0);
     expect(ended.data.output).toContain(`child ${childPid} 42`);
     expect(ended.data.output).toContain("parent done");
-    expect(ended.data.process_events).toContain(`child process ${childPid} exited`);
+    expect(ended.data.process_events).toContain(`child process ${childPid} exited with code 0`);
     // The debugger's own warnings in the child (frozen modules, Debian's unvendored pydevd) are not the program's output.
     expect(ended.data.output + launched.data.output).not.toContain("pydevd");
   }, ADAPTER_TEST_TIMEOUT_MS);
@@ -125,6 +139,27 @@ describe("debug child processes (debugpy)", () => {
     const kept = await h.ok({ operation: "continue" });
     expect(kept.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { line: 6 }, process: { role: "child", pid: others[0]!.pid } });
     expect(kept.text).toContain(`in the child process ${others[0]!.pid}`);
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("a child's exit is told with its exit code, and a child killed by a signal as that signal", async () => {
+    requireDebugpy();
+    await using dir = await tempDir();
+    await dir.write({ "pyproject.toml": "", "parent.py": EXIT_PARENT, "fails.py": EXITS_WITH_3, "killed.py": KILLED_BY_SIGTERM });
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    // debugpy stops on a SystemExit with a non-zero code (the uncaught filter); continuing lets it exit.
+    const launched = await h.ok({ operation: "launch", program: "parent.py", child_processes: true });
+    expect(launched.data).toMatchObject({ state: "stopped", reason: "exception", frame: { file: "fails.py" }, process: { role: "child" } });
+    const ended = await h.ok({ operation: "continue" });
+    expect(ended.data.state).toBe("exited");
+    expect(ended.data.exit_code).toBe(0);
+    // Each child prints its pid; its parent prints what subprocess.run returned (the truth to match).
+    const output = launched.data.output + ended.data.output;
+    expect(output).toContain("fails returned 3");
+    expect(output).toContain("killed returned -15");
+    const failsPid = Number(/fails pid (\d+)/.exec(output)?.[1]);
+    const killedPid = Number(/killed pid (\d+)/.exec(output)?.[1]);
+    expect(ended.data.process_events).toContain(`child process ${failsPid} exited with code 3`);
+    expect(ended.data.process_events).toContain(`child process ${killedPid} was killed by SIGTERM (signal 15)`);
   }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("without child_processes the child runs undebugged, and the answer says so", async () => {
