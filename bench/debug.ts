@@ -1,5 +1,6 @@
 // Launch-to-first-stop and per-step latency per adapter: the debug tool over MCP vs raw DAP to the adapter.
 // Run: bun bench/debug.ts [rounds] [adapter…]   (needs python3-debugpy, delve, golang-go, lldb-16, gcc)
+//      bun bench/debug.ts first-launch [runs] [delayMs] [otherTree]   (the run's first debugpy launch, fresh processes)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -180,8 +181,9 @@ async function benchAdapter(fixture: Fixture): Promise<void> {
     const client = await connectClient(run.url, run.surfaces.default!, "bench");
     try {
       await rawRound(fixture, dir); // warm-up: the go build cache, python bytecode, page cache
-      // The tool's first launch in a run also finds the adapter (debugpy: which python has it, spawned
-      // once and cached): shown on its own, not mixed into the medians of warm launches.
+      // The tool's first launch in a run: shown on its own, not mixed into the medians of warm launches.
+      // debugpy's python probe is done by now (the warm-up above asked it too): `first-launch` measures
+      // a run's real first launch, in fresh processes.
       const first = await toolRound(client, fixture);
       const raw: Round[] = [];
       const tool: Round[] = [];
@@ -207,4 +209,56 @@ async function benchAdapter(fixture: Fixture): Promise<void> {
   }
 }
 
-for (const fixture of FIXTURES) if (!ONLY.length || ONLY.includes(fixture.adapter)) await benchAdapter(fixture);
+/**
+ * One fresh process's first debugpy launch, `delayMs` after its run started (a model's first call
+ * comes some time after the run's start): prints {launch, toAdapter} as JSON. A process of its own,
+ * because every probe answer is kept for the process.
+ */
+async function oneFirstLaunch(delayMs: number): Promise<void> {
+  const fixture = FIXTURES.find((f) => f.adapter === "debugpy")!;
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "bench-debug-first-")));
+  try {
+    for (const [name, content] of Object.entries(fixture.files)) writeFileSync(join(dir, name), content);
+    const run = await startRun(settle(parseConfig({ workdir: dir, conversation: "bench", resources: { debugAdapters: {} } })), bunPrimitives);
+    const client = await connectClient(run.url, run.surfaces.default!, "bench");
+    try {
+      await Bun.sleep(delayMs);
+      const first = await toolRound(client, fixture);
+      console.log(JSON.stringify({ launch: first.launch, toAdapter: first.toAdapter }));
+    } finally {
+      await client.close();
+      await run.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `bun bench/debug.ts first-launch [runs] [delayMs] [otherTree]`: the first debugpy launch of a run,
+ * in `runs` fresh processes, medians; with `otherTree` (a checkout of another commit, with its
+ * node_modules), the same alternately from there, for a before/after in one run.
+ */
+function firstLaunches(runs: number, delayMs: number, otherTree: string | undefined): void {
+  const trees = [...(otherTree ? [otherTree] : []), join(import.meta.dir, "..")];
+  const seen = new Map<string, { launch: number; toAdapter: number }[]>(trees.map((tree) => [tree, []]));
+  for (let run = 0; run < runs; run++) {
+    for (const tree of trees) {
+      const child = spawnSync(process.execPath, [join(tree, "bench/debug.ts"), "--one-first-launch", String(delayMs)], { cwd: tree, encoding: "utf8" });
+      const line = child.stdout.trim().split("\n").pop() ?? "";
+      if (child.status !== 0 || !line.startsWith("{")) throw new Error(`${tree}: ${child.stderr.slice(-2000)}`);
+      seen.get(tree)!.push(JSON.parse(line));
+    }
+  }
+  console.log(`debugpy: the first launch of a run, ${delayMs} ms after the run started (median of ${runs} fresh processes each)`);
+  for (const tree of trees) {
+    const rounds = seen.get(tree)!;
+    const launch = median(rounds.map((r) => r.launch));
+    const toAdapter = median(rounds.map((r) => r.toAdapter));
+    console.log(`  ${tree.padEnd(28)} launch to first stop ${launch.toFixed(1).padStart(8)} ms   of it before initialize ${toAdapter.toFixed(1).padStart(8)} ms   (launches: ${rounds.map((r) => r.launch.toFixed(0)).join(", ")})`);
+  }
+}
+
+if (process.argv[2] === "--one-first-launch") await oneFirstLaunch(Number(process.argv[3] ?? 0));
+else if (process.argv[2] === "first-launch") firstLaunches(Number(process.argv[3] ?? 5), Number(process.argv[4] ?? 2_000), process.argv[5]);
+else for (const fixture of FIXTURES) if (!ONLY.length || ONLY.includes(fixture.adapter)) await benchAdapter(fixture);

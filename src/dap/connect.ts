@@ -1,6 +1,7 @@
 // The debug domain's entry: the run's debug supervisor, closed with the run.
 import type { DebugAdapterSettings } from "../config/resources/debug-adapters.ts";
 import type { Connect } from "../host/connect-context.ts";
+import { probePythonInBackground } from "./locate.ts";
 import { DebugSupervisor } from "./supervisor.ts";
 
 export const connect: Connect<DebugAdapterSettings, DebugSupervisor> = (settings, ctx) => {
@@ -13,5 +14,8 @@ export const connect: Connect<DebugAdapterSettings, DebugSupervisor> = (settings
     ...(settings.adapters ? { overrides: settings.adapters } : {}),
   });
   ctx.lifecycle.add("debug sessions", () => supervisor.close());
+  // The first debugpy launch of a run would spend 0.5–1.5 s finding which python3 has debugpy (a
+  // pyenv shim first on PATH): asked from the run's start instead. Not when the config names the command.
+  if (!settings.adapters?.debugpy?.command?.length) void probePythonInBackground(ctx.workdir, supervisor.trust);
   return supervisor;
 };

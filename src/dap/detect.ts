@@ -69,7 +69,9 @@ function foundBefore(entry: AdapterEntry, root: string, trust: Trust): BinaryLoo
   const known = foundBinaries.get(key);
   if (known && isExecutable(known.command[0]!)) return known;
   const lookup = entry.findBinary(root, trust);
-  if (lookup.ok) foundBinaries.set(key, lookup);
+  // debugpy's interpreter is chosen afresh each time (choosePython keeps each interpreter's answer
+  // while nothing that decides it changed): kept here, a changed interpreter would not be seen.
+  if (lookup.ok && !lookup.python) foundBinaries.set(key, lookup);
   else foundBinaries.delete(key);
   return lookup;
 }

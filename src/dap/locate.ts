@@ -1,11 +1,8 @@
 // Finding things on this machine: executables on PATH, versioned LLVM tools, a Python that has debugpy.
-import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, lstatSync, readdirSync } from "node:fs";
+import { accessSync, constants, existsSync, readdirSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { isInside } from "../workspace/paths.ts";
-
-/** How long `python -c "import debugpy"` may take; a cold interpreter on a loaded machine is slow. */
-export const PYTHON_PROBE_TIMEOUT_MS = 15_000;
+import { hasDebugpy, probeInBackground } from "./debugpy-probe.ts";
 
 export function isExecutable(path: string): boolean {
   try {
@@ -98,28 +95,29 @@ export const TRUST_HINT = 'set "trust": "workspace" in the run config (the harne
  * answer says so.
  */
 export function choosePython(root: string, trust: Trust = TRUST_ALL): PythonChoice {
-  // Probing spawns interpreters (a pyenv shim alone costs hundreds of ms): remember the answer
-  // until the venvs or PATH change, so a new .venv is still seen on the next launch.
-  const key = [root, trust.workspace, trust.workdir, process.env.PATH, ...VENVS.map((venv) => venvStamp(join(root, venv, "bin", "python")))].join("\0");
-  const known = pythonChoices.get(key);
-  if (known) return known;
-  const choice = probePython(root, trust);
-  pythonChoices.set(key, choice);
-  return choice;
+  // Each interpreter's answer is kept while nothing that decides it changed (debugpy-probe.ts): a
+  // pyenv shim alone costs hundreds of ms. A "no" is asked again before it is told, so debugpy
+  // installed mid-run is seen; the venvs are looked at on every call, so a new .venv is too.
+  const choice = probePython(root, trust, false);
+  return choice.ok ? choice : probePython(root, trust, true);
+}
+
+/**
+ * Asks, in the background, the interpreters a launch from `root` would
+ * ask, so that the run's first debugpy launch finds the answers kept (backgroundProbe: it waits).
+ */
+export function probePythonInBackground(root: string, trust: Trust = TRUST_ALL): Promise<void> {
+  return probeInBackground(() => {
+    const venv = VENVS.map((name) => join(root, name, "bin", "python")).find((python) => existsSync(python));
+    // The first venv decides alone, unless it is not to be run (an untrusted checkout's): then PATH does.
+    if (venv && (trust.workspace || !isInside(trust.workdir, venv))) return [venv];
+    return whichAll("python3", trust);
+  }, root);
 }
 
 const VENVS = [".venv", "venv"] as const;
-const pythonChoices = new Map<string, PythonChoice>();
 
-function venvStamp(python: string): string {
-  try {
-    return String(lstatSync(python).mtimeMs); // the link itself: a recreated venv makes a new one
-  } catch {
-    return "-";
-  }
-}
-
-function probePython(root: string, trust: Trust): PythonChoice {
+function probePython(root: string, trust: Trust, fresh: boolean): PythonChoice {
   let skipped: string | undefined;
   for (const venv of VENVS) {
     const python = join(root, venv, "bin", "python");
@@ -128,7 +126,7 @@ function probePython(root: string, trust: Trust): PythonChoice {
       skipped = `the project's ${venv}/bin/python was not used because the workspace is not trusted; to use it, ${TRUST_HINT}`;
       break;
     }
-    if (hasDebugpy(python)) return { ok: true, python, where: `${venv}/bin/python` };
+    if (hasDebugpy(python, root, fresh)) return { ok: true, python, where: `${venv}/bin/python` };
     return {
       ok: false,
       reason: `the project's ${venv}/bin/python has no debugpy module`,
@@ -136,7 +134,7 @@ function probePython(root: string, trust: Trust): PythonChoice {
     };
   }
   const onPath = whichAll("python3", trust);
-  const withDebugpy = onPath.find((python) => hasDebugpy(python));
+  const withDebugpy = onPath.find((python) => hasDebugpy(python, root, fresh));
   if (withDebugpy) return { ok: true, python: withDebugpy, where: withDebugpy, ...(skipped ? { note: skipped } : {}) };
   return {
     ok: false,
@@ -145,11 +143,6 @@ function probePython(root: string, trust: Trust): PythonChoice {
       (skipped ? `, and ${skipped}` : ""),
     hint: "apt install python3-debugpy (it installs debugpy for /usr/bin/python3), or `python3 -m pip install debugpy`",
   };
-}
-
-function hasDebugpy(python: string): boolean {
-  const probe = spawnSync(python, ["-c", "import debugpy"], { timeout: PYTHON_PROBE_TIMEOUT_MS, stdio: "ignore" });
-  return probe.status === 0;
 }
 
 /**

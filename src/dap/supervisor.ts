@@ -7,6 +7,7 @@ import { connectToDebugServer, startAdapter, type RunningAdapter } from "./adapt
 import { BreakpointBook, type BreakpointResult, type FunctionBreakpoint, type LineBreakpoint } from "./breakpoint-book.ts";
 import { ADAPTERS, adapterById, adapterForProgram, withoutAdapterNoise, type AdapterEntry, type AdapterId } from "./catalog.ts";
 import { DapRequestError } from "./connection.ts";
+import { backgroundProbe } from "./debugpy-probe.ts";
 import { debuggeeStdin, type StdinChoice } from "./debuggee-stdin.ts";
 import { detachWords } from "./detach.ts";
 import { detectAll, detectStatic, type Detection, type Overrides } from "./detect.ts";
@@ -92,7 +93,8 @@ export class DebugSupervisor {
     return result.catch(translateAdapterError);
   }
 
-  adapters(): Promise<Detection[]> {
+  async adapters(): Promise<Detection[]> {
+    await backgroundProbe();
     return detectAll(this.workdir, this.overrides, this.trust);
   }
 
@@ -163,6 +165,7 @@ export class DebugSupervisor {
     if (options.subprocesses && adapter.id !== "debugpy") {
       throw new ToolFailure(`child_processes works with debugpy (Python programs) only; ${adapter.id} debugs the launched process alone. Launch without it.`);
     }
+    if (adapter.id === "debugpy") await backgroundProbe(); // the python probe begun at the run's start
     const found = this.usable(adapter, isDirectory ? path : dirname(path));
     const stdin = debuggeeStdin(this.workdir, adapter, options.stdin);
     const output = new OutputRing();
@@ -212,6 +215,7 @@ export class DebugSupervisor {
   async attach(conversation: string, port: number, adapterId: AdapterId | undefined, signal?: AbortSignal): Promise<Started> {
     const entry = this.conversation(conversation);
     await this.refuseSecond(entry);
+    await backgroundProbe(); // choosing the adapter may ask for debugpy's python
     const adapter = adapterId ? adapterById(adapterId) : this.onlyAdapterWithProject();
     const found = this.usable(adapter, this.workdir);
     const output = new OutputRing();

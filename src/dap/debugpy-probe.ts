@@ -1,0 +1,155 @@
+// Which interpreters can import debugpy: asked once per interpreter (in the background from the run's start), kept while nothing that decides it changed.
+import { spawnSync } from "node:child_process";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { spawnGroup } from "../process/group.ts";
+
+/** How long `python -c "import debugpy"` may take; a cold interpreter on a loaded machine is slow. */
+export const PYTHON_PROBE_TIMEOUT_MS = 15_000;
+
+/** Imports debugpy (a broken install fails here, as it would in the adapter) and prints where it lives. */
+const PROBE = "import os, debugpy; print(os.path.dirname(debugpy.__file__))";
+
+/**
+ * Environment that changes which interpreter a name runs (pyenv) or what it imports: part of every
+ * answer's stamp, since the adapter inherits the sidecar's environment.
+ */
+const DECIDING_ENV = ["PATH", "PYENV_VERSION", "PYENV_ROOT", "VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "PYTHONNOUSERSITE"] as const;
+
+interface Answer {
+  has: boolean;
+  /** Everything the answer depends on that a stat can see, as one string. */
+  stamp: string;
+  /** debugpy's package folder, for a yes: the answer holds only while that folder is unchanged. */
+  module: string | undefined;
+  moduleStamp: string;
+}
+
+const answers = new Map<string, Answer>();
+let background: Promise<void> | undefined;
+
+/**
+ * Whether `python`, started in `cwd`, imports debugpy. A kept answer is used while the interpreter
+ * file, pyenv's version files, the deciding environment and (for a yes) debugpy's folder are as they
+ * were; `fresh` asks again regardless (a "no" is asked again before it is told).
+ */
+export function hasDebugpy(python: string, cwd: string, fresh = false): boolean {
+  const key = answerKey(python, cwd);
+  const stamp = interpreterStamp(python, cwd);
+  const kept = fresh ? undefined : keptAnswer(key, stamp);
+  if (kept !== undefined) return kept;
+  const probe = spawnSync(python, ["-c", PROBE], { cwd, timeout: PYTHON_PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  return remember(key, stamp, probe.status === 0 ? lastLine(probe.stdout) : undefined);
+}
+
+/**
+ * Probes `candidates` (in the order a launch would) in the background, stopping at the first that
+ * imports debugpy, so that the run's first launch finds the answers kept. Below the sidecar's
+ * priority like every child (spawnGroup), not at the lowest: a launch may come and wait for it, and
+ * a start at nice 19 on a busy machine was what made the kernels' cold start slow (S4). One at a
+ * time: a second call while one runs shares it.
+ */
+export function probeInBackground(candidates: () => string[], cwd: string): Promise<void> {
+  background ??= (async () => {
+    for (const python of candidates()) {
+      const key = answerKey(python, cwd);
+      const stamp = interpreterStamp(python, cwd);
+      if (keptAnswer(key, stamp) ?? remember(key, stamp, await probeAsync(python, cwd))) return;
+    }
+  })()
+    .catch(() => {})
+    .finally(() => (background = undefined));
+  return background;
+}
+
+/** The background probe, if one started: a launch waits for it rather than probing the same interpreters beside it. */
+export function backgroundProbe(): Promise<void> {
+  return background ?? Promise.resolve();
+}
+
+/**
+ * An answer is per interpreter and per pyenv version file in force (the nearest `.python-version`
+ * from the folder it starts in): folders without one share the answer, so the background probe from
+ * the workdir serves a program in a subfolder too.
+ */
+function answerKey(python: string, cwd: string): string {
+  return `${python}\0${nearestVersionFile(cwd) ?? ""}`;
+}
+
+function nearestVersionFile(cwd: string): string | undefined {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".python-version"))) return join(dir, ".python-version");
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The kept answer, while what decided it is unchanged; else undefined (ask again). */
+function keptAnswer(key: string, stamp: string): boolean | undefined {
+  const kept = answers.get(key);
+  return kept && kept.stamp === stamp && kept.moduleStamp === folderStamp(kept.module) ? kept.has : undefined;
+}
+
+/** `module`: debugpy's folder as the probe printed it, or undefined when the import failed. */
+function remember(key: string, stamp: string, module: string | undefined): boolean {
+  const has = module !== undefined;
+  // A folder that cannot be stat'ed (an odd install) leaves the yes standing on the interpreter's stamp alone.
+  const folder = module && existsSync(module) ? module : undefined;
+  answers.set(key, { has, stamp, module: folder, moduleStamp: folderStamp(folder) });
+  return has;
+}
+
+/** The probe's own line is its last: anything an import printed before it is not the folder. */
+function lastLine(text: string): string {
+  return text.trim().split("\n").pop() ?? "";
+}
+
+function probeAsync(python: string, cwd: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let child;
+    try {
+      child = spawnGroup(python, ["-c", PROBE], { cwd, stdio: ["ignore", "pipe", "ignore"] });
+    } catch {
+      return resolve(undefined);
+    }
+    let out = "";
+    const timer = setTimeout(() => child.kill("SIGKILL"), PYTHON_PROBE_TIMEOUT_MS);
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    child.once("error", () => resolve(undefined));
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve(code === 0 ? lastLine(out) : undefined);
+    });
+  });
+}
+
+/**
+ * What decides which Python a name runs and what it imports: the file (and, for a symlink, its
+ * target), pyenv's version choice (`.python-version` from `cwd` up, `$PYENV_ROOT/version`) and the
+ * deciding environment. Stats only: microseconds.
+ */
+function interpreterStamp(python: string, cwd: string): string {
+  const parts = [DECIDING_ENV.map((name) => process.env[name] ?? "").join("\0")];
+  try {
+    const target = realpathSync(python); // a re-pointed symlink (update-alternatives, a recreated venv) names another file
+    parts.push(target, fileStamp(target));
+  } catch {
+    parts.push("-");
+  }
+  const versionFile = nearestVersionFile(cwd);
+  parts.push(versionFile ? `${versionFile}:${fileStamp(versionFile)}` : "-");
+  parts.push(fileStamp(join(process.env.PYENV_ROOT ?? join(process.env.HOME ?? "/nonexistent", ".pyenv"), "version")));
+  return parts.join("|");
+}
+
+function fileStamp(path: string): string {
+  try {
+    const stat = statSync(path);
+    return `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+  } catch {
+    return "-";
+  }
+}
+
+function folderStamp(folder: string | undefined): string {
+  return folder === undefined ? "" : fileStamp(folder);
+}
