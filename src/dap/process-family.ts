@@ -4,6 +4,7 @@ import type { StopOutcome } from "./stop-report.ts";
 /** What the family reads of a member; DebugSession is one (an interface, so the two files do not import each other). */
 export interface FamilyMember {
   readonly live: boolean;
+  readonly programPid: number | undefined;
 }
 
 /** A stop, an exit or the end of one member, as the call that waits for it learns it. */
@@ -94,6 +95,19 @@ export class ProcessFamily<M extends FamilyMember> {
     this.unreported = this.unreported.filter((stop) => stop.member !== member);
     if (this.focus === member) this.focus = this.root;
     if (!this.closing) this.events.push(sentence);
+  }
+
+  /**
+   * Moves the focus to the live process with `pid` (a call that names it acts on it, and so do the
+   * next ones). Returns it, or undefined when no live process has that pid. A stop of it kept for
+   * the next call is dropped: the caller chose it knowing it stopped, and would hear of it twice.
+   */
+  focusOn(pid: number): M | undefined {
+    const member = this.members.find((candidate) => candidate.live && candidate.programPid === pid);
+    if (!member) return undefined;
+    this.focus = member;
+    this.unreported = this.unreported.filter((stop) => stop.member !== member);
+    return member;
   }
 
   /** A sentence for the next report (a child that could not be debugged). */

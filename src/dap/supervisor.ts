@@ -100,11 +100,12 @@ export class DebugSupervisor {
 
   /**
    * The live (or just finished) session, or a sentence saying why there is none. With child
-   * processes debugged, the session of the process that stopped last: calls act on it.
+   * processes debugged, the session of the process that stopped last, or of `pid` when the call
+   * names one: calls act on it from then on.
    */
-  session(conversation: string): DebugSession {
+  session(conversation: string, pid?: number): DebugSession {
     const entry = this.conversation(conversation);
-    if (entry.session) return entry.session.family.focus;
+    if (entry.session) return pid === undefined ? entry.session.family.focus : focusOn(entry.session, pid);
     if (entry.expired) throw new ToolFailure(entry.expired);
     throw new ToolFailure("No debug session is running; set breakpoints, then launch a program or attach to one.");
   }
@@ -354,6 +355,21 @@ export class DebugSupervisor {
     clearTimeout(entry.ttlTimer);
     await entry.session?.close(reason);
   }
+}
+
+/**
+ * The process `pid` of the session's family. Moving to another process makes every frame id and
+ * reference minted so far stale: they name frames of the process left, which calls no longer reach.
+ */
+function focusOn(main: DebugSession, pid: number): DebugSession {
+  const before = main.family.focus;
+  const member = main.family.focusOn(pid);
+  if (!member) {
+    const known = liveProcesses(main).map((process) => `${process.programPid ?? "?"} (${process.processRole}, ${process.state})`);
+    throw new ToolFailure(`No process of this debug session has pid ${pid}; its processes: ${known.join(", ")}. status lists them.`);
+  }
+  if (member !== before) main.references.moveOn();
+  return member;
 }
 
 /** The session's processes that are still debugged: the main one first, then its children. */

@@ -120,6 +120,12 @@ export const debugInput = v.pipe(
         "With attach: the local port on which the debuggee already listens (the tool's description gives each adapter's command).",
       ),
     ),
+    pid: v.optional(
+      said(
+        id("pid"),
+        "With child_processes: the process a call acts on (a pid from status's processes or a stop report); it stays the one calls act on until another stops or is named. Default: the process that stopped last.",
+      ),
+    ),
     thread_id: v.optional(
       said(id("thread_id"), "With continue, pause, step_over, step_in, step_out, stack: the thread (from threads or a stop report); default the stopped one."),
     ),

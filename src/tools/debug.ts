@@ -57,7 +57,7 @@ async function operate({ supervisor, conversation, lines }: Deps, args: DebugArg
       { program: started.session.label, breakpoints: started.breakpoints, function_breakpoints: started.functionBreakpoints, exception_filters: started.exceptionFilters },
       `${verb} ${started.session.label}.\n${breakpointLines(supervisor.workdir, started.breakpoints, started.functionBreakpoints)}${started.notes.map((n) => `${n}\n`).join("")}`,
     );
-  const session = () => supervisor.session(conversation);
+  const session = () => supervisor.session(conversation, args.pid);
   switch (operation) {
     case "adapters": {
       const found = await supervisor.adapters();
@@ -67,6 +67,7 @@ async function operate({ supervisor, conversation, lines }: Deps, args: DebugArg
     case "status": {
       const current = supervisor.sessionOrWhyNot(conversation);
       if ("none" in current) return reply(current.none, { state: current.expired ? "ended" : "none", ...(current.expired ? { description: current.none } : {}) });
+      if (args.pid !== undefined) supervisor.session(conversation, args.pid); // moves the focus, or says there is no such process
       const facts = sessionFacts(supervisor, current);
       // With children debugged, the state shown is the process calls act on; the facts list them all.
       return stopReply(await current.family.focus.status(), facts.data, facts.text);

@@ -1,7 +1,7 @@
 // debug with child_processes over real debugpy (Debian 12's 1.6, which announces a child with its debugpyAttach event).
 import { describe, expect, test } from "bun:test";
-import { tempDir } from "../helpers/temp-dir.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, gone, requireDebugpy } from "./harness.ts";
+import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, gone, requireDebugpy, type DebugHarness } from "./harness.ts";
 
 /** The child: its breakpoint line (4) runs only in the child process. */
 const CHILD = `import os
@@ -51,6 +51,24 @@ os.kill(os.getpid(), signal.SIGTERM)
 
 /** POOL's main block with two workers instead of one. */
 const TWO_WORKERS = 'workers = [multiprocessing.Process(target=spin, args=(str(i),)) for i in range(2)]\n    for worker in workers:\n        worker.start()\n    for worker in workers:\n        worker.join()';
+
+/**
+ * Launches two multiprocessing workers with a breakpoint both hit; returns once both are stopped:
+ * the first reported by the launch, the other's stop kept while no call waited for it.
+ */
+async function twoWorkersStopped(dir: TempDir, h: DebugHarness): Promise<{ first: number; other: number }> {
+  await dir.write({ "pyproject.toml": "", "pool.py": POOL.replace('worker = multiprocessing.Process(target=spin, args=("w",))\n    worker.start()\n    worker.join()', TWO_WORKERS) });
+  await h.ok({ operation: "breakpoints", file: "pool.py", lines: [6] });
+  const launched = await h.ok({ operation: "launch", program: "pool.py", child_processes: true });
+  const first: number = launched.data.process.pid;
+  for (let poll = 0; poll < 150; poll++) {
+    const processes: { pid: number; role: string; state: string }[] = (await h.ok({ operation: "status" })).data.processes;
+    const other = processes.find((p) => p.role === "child" && p.pid !== first && p.state === "stopped")?.pid;
+    if (other !== undefined) return { first, other };
+    await Bun.sleep(200);
+  }
+  throw new Error("the second worker never stopped at its breakpoint");
+}
 
 describe("debug child processes (debugpy)", () => {
   test("a breakpoint in a subprocess's code stops there, named by the child's pid; calls act on the child; the run ends cleanly", async () => {
@@ -122,23 +140,41 @@ describe("debug child processes (debugpy)", () => {
   test("two workers stopped at once: the stop no call waited for answers the next continue, with its own pid", async () => {
     requireDebugpy();
     await using dir = await tempDir();
-    await dir.write({ "pyproject.toml": "", "pool.py": POOL.replace('worker = multiprocessing.Process(target=spin, args=("w",))\n    worker.start()\n    worker.join()', TWO_WORKERS) });
     await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
-    await h.ok({ operation: "breakpoints", file: "pool.py", lines: [6] });
-    const launched = await h.ok({ operation: "launch", program: "pool.py", child_processes: true });
-    const first: number = launched.data.process.pid;
-    // Until the other worker has stopped too (its stop came while no call waited).
-    let others: { pid: number; role: string; state: string }[] = [];
-    for (let poll = 0; poll < 150; poll++) {
-      const processes: { pid: number; role: string; state: string }[] = (await h.ok({ operation: "status" })).data.processes;
-      others = processes.filter((p) => p.role === "child" && p.pid !== first && p.state === "stopped");
-      if (others.length) break;
-      await Bun.sleep(200);
-    }
-    expect(others).toHaveLength(1);
+    const { other } = await twoWorkersStopped(dir, h);
     const kept = await h.ok({ operation: "continue" });
-    expect(kept.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { line: 6 }, process: { role: "child", pid: others[0]!.pid } });
-    expect(kept.text).toContain(`in the child process ${others[0]!.pid}`);
+    expect(kept.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { line: 6 }, process: { role: "child", pid: other } });
+    expect(kept.text).toContain(`in the child process ${other}`);
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("pid names the stopped process a call acts on: evaluate and continue reach the other worker, ids of the one left are stale", async () => {
+    requireDebugpy();
+    await using dir = await tempDir();
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    const { other } = await twoWorkersStopped(dir, h);
+
+    // Each worker's label is its own: "0" in one, "1" in the other.
+    const firstLabel = (await h.ok({ operation: "evaluate", expression: "label" })).data.result;
+    const frameOfFirst: number = (await h.ok({ operation: "stack" })).data.frames[0].id;
+    const otherLabel = (await h.ok({ operation: "evaluate", expression: "label", pid: other })).data.result;
+    expect([firstLabel, otherLabel].sort()).toEqual(["'0'", "'1'"]);
+    // The focus stays on the process named: the next call without pid acts on it too.
+    expect((await h.ok({ operation: "evaluate", expression: "label" })).data.result).toBe(otherLabel);
+    const status = await h.ok({ operation: "status" });
+    expect(status.text).toContain(`*child ${other} stopped`);
+    expect(status.data).toMatchObject({ state: "stopped", frame: { line: 6 }, process: { pid: other } });
+    const stale = await h.call({ operation: "scopes", frame_id: frameOfFirst });
+    expect(stale.isError).toBe(true);
+    expect(stale.text).toContain("stale");
+
+    // continue with pid resumes that worker; it loops back to its breakpoint and is reported by its pid.
+    const again = await h.ok({ operation: "continue", pid: other });
+    expect(again.data).toMatchObject({ state: "stopped", frame: { line: 6 }, process: { role: "child", pid: other } });
+
+    const unknown = await h.call({ operation: "stack", pid: 1 });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain("No process of this debug session has pid 1");
+    expect(unknown.text).toContain(String(other));
   }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("a child's exit is told with its exit code, and a child killed by a signal as that signal", async () => {
