@@ -9,7 +9,7 @@ import { syncDocument } from "./documents.ts";
 import { diagnosticLine, diagnosticRow, isErrorOrWarning, placeLine, type DiagnosticRow } from "./present.ts";
 import { calls, type CallRow } from "./calls.ts";
 import { checkProjects } from "./project-check.ts";
-import { codeActions, hover, locate, navigate, refuseWhereNoSymbol, refuseWhileIndexing } from "./queries.ts";
+import { codeActions, hover, locate, navigate, referencesOnceMore, refuseWhereNoSymbol, refuseWhileIndexing } from "./queries.ts";
 import type { LanguageServices } from "./service.ts";
 import { documentOutline, workspaceSymbols, type SymbolRow } from "./symbols.ts";
 
@@ -63,8 +63,9 @@ export async function answerLspCall(services: LanguageServices, call: LspCall, s
     case "implementation":
     case "references": {
       const target = await locate(supervisor, need("file"), call.line, call.symbol, action);
-      const rows = await navigate(target, action, signal);
+      let rows = await navigate(target, action, signal);
       if (rows.length === 0) await refuseWhereNoSymbol(target, call.symbol!, call.line!, signal);
+      if (rows.length === 0 && action === "references") rows = await referencesOnceMore(target, call.symbol!, call.line!, signal);
       const page = paged(rows, call.offset, action === "references" ? REFERENCES_CAP : LOCATIONS_CAP);
       const head = rows.length ? "" : `No ${action.replace("_", " ")} found for ${call.symbol} on line ${call.line}.`;
       return listed(action, page, page.items.map(placeLine), head);

@@ -152,6 +152,28 @@ export function requireProvider(client: LanguageServerClient, provider: keyof La
   throw new ToolFailure(`The ${client.spec.id} server does not offer ${action.replace("_", " ")}. ${instead}`);
 }
 
+/** How long to wait before asking a second time for references that came back empty. */
+const EMPTY_REFERENCES_RETRY_MS = 1_000;
+
+/**
+ * References are asked with the declaration included, and the place asked about is a use of the
+ * name itself: an empty answer for a symbol the server knows (refuseWhereNoSymbol passed) leaves
+ * out at least that. rust-analyzer answered so once, after it had answered a definition and while
+ * it reported no progress (CI). Asked again after a pause; still empty, it is "try again", never
+ * "No references found".
+ */
+export async function referencesOnceMore(target: Target, symbol: string, line: number, signal?: AbortSignal): Promise<PlaceRow[]> {
+  await new Promise((resolve) => setTimeout(resolve, EMPTY_REFERENCES_RETRY_MS));
+  signal?.throwIfAborted();
+  const rows = await navigate(target, "references", signal);
+  if (rows.length > 0) return rows;
+  const { id } = target.handle.client.spec;
+  throw new ToolFailure(
+    `The ${id} server answered no references to ${symbol.replace(/#\d+$/, "")} on line ${line}, twice, not even this use of it, though it knows the symbol: it is most likely still indexing the project without reporting it. Try again in a few seconds; if the answer stays empty, the server does not count this place as a use of the name.`,
+    { code: "not_ready" },
+  );
+}
+
 /** An empty answer from a server still indexing is "try again", never "nothing there". */
 export function refuseWhileIndexing(client: LanguageServerClient): void {
   const busy = [...client.activeProgress.values()];
