@@ -15,7 +15,8 @@ export const connect: Connect<DebugAdapterSettings, DebugSupervisor> = (settings
   });
   ctx.lifecycle.add("debug sessions", () => supervisor.close());
   // The first debugpy launch of a run would spend 0.5–1.5 s finding which python3 has debugpy (a
-  // pyenv shim first on PATH): asked from the run's start instead. Not when the config names the command.
-  if (!settings.adapters?.debugpy?.command?.length) void probePythonInBackground(ctx.workdir, supervisor.trust);
+  // pyenv shim first on PATH): asked once the run serves instead (started during connect, its spawns
+  // and PATH scan added 17–27 ms to the start, bench/startup.ts). Not when the config names the command.
+  if (!settings.adapters?.debugpy?.command?.length) ctx.lifecycle.afterServing(() => void probePythonInBackground(ctx.workdir, supervisor.trust));
   return supervisor;
 };

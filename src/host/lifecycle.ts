@@ -6,6 +6,25 @@ export type Closer = () => Promise<void> | void;
 export class Lifecycle {
   private readonly closers: { name: string; close: Closer }[] = [];
   private closing: Promise<void> | undefined;
+  private readonly servingTasks: (() => void)[] = [];
+  private isServing = false;
+
+  /**
+   * Runs `task` once the run serves (its ready line is out), never before: background work a
+   * service starts for later (a probe that spawns processes) must not slow the start, nor run at
+   * all for commands that only list the tools.
+   */
+  afterServing(task: () => void): void {
+    if (this.isServing) setImmediate(task);
+    else this.servingTasks.push(task);
+  }
+
+  /** The run serves: the tasks kept by afterServing start, after the current turn (the ready line). */
+  serving(): void {
+    if (this.isServing) return;
+    this.isServing = true;
+    for (const task of this.servingTasks.splice(0)) setImmediate(task);
+  }
 
   add(name: string, close: Closer): void {
     this.closers.push({ name, close });

@@ -97,6 +97,7 @@ export async function startRun(
   });
   lifecycle.add("mcp sessions", () => sessions.closeAll());
   lifecycle.add("listener", () => listening.close());
+  lifecycle.serving();
   const shownHost = host.includes(":") ? `[${host}]` : host;
   const origin = `http://${shownHost}:${listening.port}`;
   return {
