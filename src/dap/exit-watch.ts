@@ -1,6 +1,7 @@
 // How a debugged child process ended: its exit code or killing signal, read by a tracer, since only its parent may wait for it.
 import type { ChildProcess } from "node:child_process";
 import { readlinkSync } from "node:fs";
+import { withinMs } from "../platform/within-ms.ts";
 import { spawnGroup } from "../process/group.ts";
 import type { ChildExit } from "./exit-words.ts";
 import watcherSource from "./exit-watch.py" with { type: "text" };
@@ -61,24 +62,13 @@ export class ExitWatch {
    * or a short one ends unseen. Bounded by EXIT_WATCH_START_MS.
    */
   async started(): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_WATCH_START_MS)));
-    try {
-      await Promise.race([this.holding, bound]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await withinMs(this.holding, EXIT_WATCH_START_MS);
   }
 
   /** How it ended, or why that is unknown; bounded by `waitMs`. */
   async ended(waitMs = EXIT_STATUS_WAIT_MS): Promise<ChildExit> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const bound = new Promise<ChildExit>((resolve) => (timer = setTimeout(() => resolve({ unknown: `its exit was not seen within ${waitMs} ms` }), waitMs)));
-    try {
-      return await Promise.race([this.done, bound]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const exit = await withinMs(this.done, waitMs);
+    return exit === "timeout" ? { unknown: `its exit was not seen within ${waitMs} ms` } : exit;
   }
 
   /** Ends the tracer once it has told (or the bound passed); the kernel lets the process go with it. */

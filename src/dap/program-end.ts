@@ -1,5 +1,6 @@
 // What a session learns when its program ends: the exit code (or signal), and whether all its output is in.
 import type { DebugProtocol } from "@vscode/debugprotocol";
+import { withinMs } from "../platform/within-ms.ts";
 import type { RunningAdapter } from "./adapter-process.ts";
 import type { AdapterEntry } from "./catalog.ts";
 import { exitStatusAtDisconnect, stopSignal, type ExitFacts } from "./exit-words.ts";
@@ -40,11 +41,7 @@ export class ProgramEnd {
     await this.learnExitStatus();
     if (this.adapter.programOutput !== "adapter-stdio") return false;
     await this.running.stop();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const bound = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), OUTPUT_SETTLE_MS)));
-    const ended = await Promise.race([this.running.outputEnded.then(() => true), bound]);
-    clearTimeout(timer);
-    return ended;
+    return (await withinMs(this.running.outputEnded, OUTPUT_SETTLE_MS)) !== "timeout";
   }
 
   /**

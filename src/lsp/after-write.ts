@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { readFileInsideAsync, relativeToWorkdir, resolveInWorkdir } from "../workspace/paths.ts";
 import type { CheckoutRecord } from "./checkout.ts";
-import { withinMs } from "./diagnostics.ts";
+import { withinMs } from "../platform/within-ms.ts";
 import { uriOf } from "./documents.ts";
 import type { DiagnosticLedger } from "./ledger.ts";
 import type { OutsideChanges } from "./outside-changes.ts";

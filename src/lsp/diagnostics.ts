@@ -1,5 +1,6 @@
 // Collecting a file's diagnostics after a sync: pull when the server offers it, else a version-matched push.
 import type { Diagnostic, DiagnosticSeverity, DocumentDiagnosticReport } from "vscode-languageserver-protocol";
+import { withinMs } from "../platform/within-ms.ts";
 import { INDEXING_WAIT_MS, ServerGone, type LanguageServerClient } from "./client.ts";
 import type { SyncedDocument } from "./documents.ts";
 
@@ -47,19 +48,6 @@ async function pull(client: LanguageServerClient, document: SyncedDocument, sign
   const report = await withinMs(client.request<DocumentDiagnosticReport>("textDocument/diagnostic", { textDocument: { uri: document.uri } }, signal), PULL_TIMEOUT_MS);
   if (report === "timeout") return { status: "timed_out", diagnostics: [], via: "pull" };
   return pulled(client, document, report.kind === "full" ? report.items : (cached?.diagnostics ?? []));
-}
-
-/** The promise's value, or "timeout" once `ms` passed first. */
-export async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Diagnostics asked for this version: kept as the file's latest, like a matching push. */
