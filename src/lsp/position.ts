@@ -11,6 +11,11 @@ export interface SymbolColumn {
   occurrence: number;
 }
 
+/** The name a `symbol` argument names, without its `#N` occurrence suffix: for sentences that quote it. */
+export function bareSymbol(symbol: string): string {
+  return symbol.replace(/#\d+$/, "");
+}
+
 /**
  * Finds `symbol` on `lineText` at identifier boundaries. `name#2` picks the second occurrence; a
  * symbol absent or ambiguous is an error listing what the line does hold.

@@ -5,7 +5,7 @@ import { resolveInWorkdir } from "../workspace/paths.ts";
 import type { LanguageServerClient } from "./client.ts";
 import { collectDiagnostics } from "./diagnostics.ts";
 import { syncDocument, type SyncedDocument } from "./documents.ts";
-import { occurrences, resolveSymbolColumn, splitLines } from "./position.ts";
+import { bareSymbol, occurrences, resolveSymbolColumn, splitLines } from "./position.ts";
 import { placesOf, type PlaceRow } from "./present.ts";
 import type { LanguageServerSupervisor, ServerHandle } from "./supervisor.ts";
 
@@ -45,7 +45,7 @@ export async function locate(supervisor: LanguageServerSupervisor, file: string,
   const lines = splitLines(document.text);
   if (line > lines.length) throw new ToolFailure(`${file} has ${lines.length} lines; line ${line} does not exist.`);
   const column = resolveSymbolColumn(lines[line - 1]!, symbol, line);
-  const bare = symbol.replace(/#\d+$/, "");
+  const bare = bareSymbol(symbol);
   // On a sigil-prefixed name ($VERSION, $gap, $name) the position is its first letter: the
   // Dockerfile server resolves nothing on the `$`, and every server resolves the letter.
   const sigil = bare.length > 1 && bare.startsWith("$") ? 1 : 0;
@@ -86,7 +86,7 @@ export async function refuseWhereNoSymbol(target: Target, symbol: string, line: 
     return; // no second opinion: the empty answer stands as it was
   }
   if (text) return;
-  const bare = symbol.replace(/#\d+$/, "");
+  const bare = bareSymbol(symbol);
   const lines = splitLines(target.document.text);
   const elsewhere = lines
     .map((text, i) => ({ line: i + 1, text }))
@@ -169,7 +169,7 @@ export async function referencesOnceMore(target: Target, symbol: string, line: n
   if (rows.length > 0) return rows;
   const { id } = target.handle.client.spec;
   throw new ToolFailure(
-    `The ${id} server answered no references to ${symbol.replace(/#\d+$/, "")} on line ${line}, twice, not even this use of it, though it knows the symbol: it is most likely still indexing the project without reporting it. Try again in a few seconds; if the answer stays empty, the server does not count this place as a use of the name.`,
+    `The ${id} server answered no references to ${bareSymbol(symbol)} on line ${line}, twice, not even this use of it, though it knows the symbol: it is most likely still indexing the project without reporting it. Try again in a few seconds; if the answer stays empty, the server does not count this place as a use of the name.`,
     { code: "not_ready" },
   );
 }

@@ -8,6 +8,7 @@ import { ServerGone, type LanguageServerClient } from "./client.ts";
 import { collectDiagnostics } from "./diagnostics.ts";
 import { closeDocument, syncDocument, uriOf } from "./documents.ts";
 import { refuseBadName } from "./identifiers.ts";
+import { bareSymbol } from "./position.ts";
 import { pathOfUri, type DiagnosticRow } from "./present.ts";
 import { locate } from "./queries.ts";
 import { editedPaths, missedUses, readsIncludesFromDisk, reparse, staleIndexFailure, USES_ASKED, usesOutsideEdit } from "./rename-coverage.ts";
@@ -39,7 +40,7 @@ const ERRORS_LISTED = 20;
 export async function renameSymbol(supervisor: LanguageServerSupervisor, input: RenameRequest, signal?: AbortSignal): Promise<RenameOutcome> {
   const target = await locate(supervisor, input.file, input.line, input.symbol, "rename");
   const { client } = target.handle;
-  const name = input.symbol.replace(/#\d+$/, "");
+  const name = bareSymbol(input.symbol);
   refuseBadName(client.spec.id, input.new_name);
   const at = { textDocument: { uri: target.document.uri }, position: target.position };
   const provider = client.capabilities.renameProvider;

@@ -1,5 +1,6 @@
 // The `lsp_rename` tool: a project-wide rename checked before it is written, then written atomically (write tier).
 import * as v from "valibot";
+import { bareSymbol } from "../lsp/position.ts";
 import { renameSymbol } from "../lsp/rename.ts";
 import type { LanguageServices } from "../lsp/service.ts";
 import { describeWriteOutcome } from "../lsp/write-report.ts";
@@ -55,7 +56,7 @@ export function lspRenameTool(services: LanguageServices): Tool {
     output,
     async run(args, ctx) {
       const outcome = await renameSymbol(services.supervisor, args, ctx.signal);
-      const summary = `Renamed ${args.symbol.replace(/#\d+$/, "")} to ${args.new_name}: ${outcome.edits} edit(s) in ${outcome.files.length} file(s): ${outcome.files.map(shownPath).join(", ")}.`;
+      const summary = `Renamed ${bareSymbol(args.symbol)} to ${args.new_name}: ${outcome.edits} edit(s) in ${outcome.files.length} file(s): ${outcome.files.map(shownPath).join(", ")}.`;
       const { diagnostics } = outcome;
       return {
         text: [summary, describeWriteOutcome(diagnostics, { always: true }), ...outcome.notes].join("\n").trimEnd(),
