@@ -15,7 +15,7 @@ export class Lifecycle {
    * all for commands that only list the tools.
    */
   afterServing(task: () => void): void {
-    if (this.isServing) setImmediate(task);
+    if (this.isServing) this.startSoon(task);
     else this.servingTasks.push(task);
   }
 
@@ -23,7 +23,12 @@ export class Lifecycle {
   serving(): void {
     if (this.isServing) return;
     this.isServing = true;
-    for (const task of this.servingTasks.splice(0)) setImmediate(task);
+    for (const task of this.servingTasks.splice(0)) this.startSoon(task);
+  }
+
+  /** After the current turn, unless the run began closing meanwhile (nothing is started into a shutdown). */
+  private startSoon(task: () => void): void {
+    setImmediate(() => this.closing === undefined && task());
   }
 
   add(name: string, close: Closer): void {

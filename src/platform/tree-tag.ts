@@ -62,7 +62,7 @@ const SWEEP_LIMIT_MS = 2_000;
  * Kills every process carrying the tag until sweeps in a row find none. One sweep is not enough:
  * a process in the middle of an exec shows an empty environment (the kernel has not yet set the new
  * image's), and a daemon being started (`setsid sh -c 'exec server'`) execs twice right as its
- * parent exits, so on a loaded machine one sweep in fifty missed it (test/process/tree-tag.test.ts).
+ * parent exits, so on a loaded machine one sweep in fifty missed it (test/process/group.test.ts).
  * A daemon that forks while being killed is caught by the next sweep the same way.
  */
 export async function sweepTagged(tag: string): Promise<number> {

@@ -22,6 +22,16 @@ test("a task kept for serving runs only after serving(), after the current turn;
   expect(ran).toEqual(["ready line", "probe", "late"]);
 });
 
+test("a task kept for serving does not start once the run began closing", async () => {
+  const lifecycle = new Lifecycle();
+  const ran: string[] = [];
+  lifecycle.afterServing(() => ran.push("probe"));
+  lifecycle.serving();
+  void lifecycle.close();
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(ran).toEqual([]);
+});
+
 test("listing a run's tools with the debug resource starts no python probe", async () => {
   await using dir = await tempDir();
   // A python3 first on PATH (outside the workdir, whose PATH entries an untrusted run skips) that
