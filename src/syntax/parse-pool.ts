@@ -243,12 +243,7 @@ export class ParsePool {
     const slots = (await this.slots?.catch(() => [])) ?? [];
     await Promise.all(
       slots.map(async (slot) => {
-        await slot.ready;
-        const id = this.nextJob++;
-        const answer = await new Promise<FromWorker>((resolve, reject) => {
-          slot.pending.set(id, { resolve, reject });
-          slot.worker.postMessage({ type: "settle", id } satisfies ToWorker);
-        });
+        const answer = await this.send(slot, { type: "settle", id: this.nextJob++ });
         if (answer.type !== "settled") throw new Error(`a parse worker answered a settle with ${answer.type}`);
       }),
     );
@@ -280,11 +275,11 @@ export class ParsePool {
   }
 
   /**
-   * Posts a list or job message and waits for its answer. An abort tells the worker to stop and
-   * settles the call at once: the caller is not kept waiting on a worker deep in a walk or a parse
-   * (its late answer finds nothing pending and is dropped).
+   * Posts a message that is answered (list, compile, job, settle) and waits for the answer. An
+   * abort tells the worker to stop and settles the call at once: the caller is not kept waiting on
+   * a worker deep in a walk or a parse (its late answer finds nothing pending and is dropped).
    */
-  private async send(slot: WorkerSlot, message: Extract<ToWorker, { type: "list" | "list-all" | "compile" | "job" }>, signal?: AbortSignal): Promise<FromWorker> {
+  private async send(slot: WorkerSlot, message: Extract<ToWorker, { type: "list" | "list-all" | "compile" | "job" | "settle" }>, signal?: AbortSignal): Promise<FromWorker> {
     await slot.ready;
     await this.sendGrammars(slot, message.type === "job" ? [message.job.language] : message.type === "list" ? [message.language] : message.type === "compile" ? message.languages : []);
     const cancel = () => {
