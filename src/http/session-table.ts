@@ -108,7 +108,11 @@ export class McpSessions {
   /** A plain tools/list request answered from the surface's cached, serialized list; undefined for anything else. */
   answerToolsList(session: McpSession, body: unknown, headers: Headers, onlyJson: boolean): Response | undefined {
     const id = session.transport.sessionId;
-    return id === undefined ? undefined : plainToolsListResponse(body, headers, id, this.servers.lists.json(session.surface), SUPPORTED_PROTOCOL_VERSIONS, onlyJson);
+    if (id === undefined) return undefined;
+    const answer = plainToolsListResponse(body, headers, id, this.servers.lists.json(session.surface), SUPPORTED_PROTOCOL_VERSIONS, onlyJson);
+    // Answered here, the request never reaches the session's Server, which tells the run of the others.
+    if (answer) this.servers.heard();
+    return answer;
   }
 
   async closeAll(): Promise<void> {

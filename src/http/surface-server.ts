@@ -91,7 +91,17 @@ export class SurfaceServers {
     };
     this.open.add(server);
     await server.connect(transport);
+    const handle = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      this.heard();
+      handle?.(message, extra);
+    };
     return server;
+  }
+
+  /** A request or notification arrived: the run is not idle, though no call may be in flight. */
+  heard(): void {
+    this.runActivity?.requestHeard?.();
   }
 
   async closeAll(): Promise<void> {

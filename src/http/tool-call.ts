@@ -14,6 +14,8 @@ import { CallProgress } from "./call-progress.ts";
 export interface CallActivity {
   callStarted(start: CallStart): void;
   callEnded(report: CallReport): void;
+  /** Any other message of a session (tools/list, ping, …): the run is not idle, though no call is in flight. */
+  requestHeard?(): void;
 }
 
 /** What the SDK hands a request handler, as far as a tool call uses it. */

@@ -1,10 +1,11 @@
 // Gives memory back once a burst of calls is over. Under load the collector runs lazily and the
 // allocator keeps the pages it freed: after 20 s of 50 sessions searching, the sidecar stayed at
 // 290 MB with nothing left to do, against 120 MB before (148 MB after this reclaim). Two stages:
-// - once no call has been in flight for IDLE_MS, and RSS has grown by RECLAIM_GROWTH_BYTES since it
+// - once no call has been in flight for IDLE_MS (any message of a session, a tools/list too, starts
+//   the wait again), and RSS has grown by RECLAIM_GROWTH_BYTES since it
 //   last settled, a full collection runs on the main thread and in every parse worker (each has a
 //   heap of its own);
-// - once nothing has been in flight for DEEP_IDLE_MS, and RSS is still RECLAIM_GROWTH_BYTES above
+// - once nothing has been in flight for DEEP_IDLE_MS, and RSS is still DEEP_RECLAIM_GROWTH_BYTES above
 //   where the last deep reclaim left it, the main thread's collection also drops compiled code and the
 //   allocator's cached pages. The next call then runs slower while the code is compiled again (by
 //   5–18 ms measured, a few ms for the ones after), which a model that has been thinking that long
@@ -15,6 +16,12 @@
 export const IDLE_MS = 1_000;
 /** Growth over the settled RSS that makes a reclaim worth its pause (a full collection takes tens of ms). */
 export const RECLAIM_GROWTH_BYTES = 8 * 2 ** 20;
+/**
+ * Growth over the last deep level that makes the deep reclaim worth it. Lower: it runs only after
+ * long idle, when its cost goes unseen, and a burst of 1,050 tools/list (no call at all) left the
+ * binary 6 MB above its resting 58 MB, which a deep reclaim gave back down to 61 (bench/startup.ts).
+ */
+export const DEEP_RECLAIM_GROWTH_BYTES = 2 * 2 ** 20;
 /** How long the run must have no call in flight before the deep reclaim. */
 export const DEEP_IDLE_MS = 10_000;
 /** After a reclaim, how long until RSS is read as the new settled level (workers collect on their own time). */
@@ -39,6 +46,7 @@ export interface IdleReclaimOptions {
   rss?: () => number;
   idleMs?: number;
   growthBytes?: number;
+  deepGrowthBytes?: number;
   deepIdleMs?: number;
   settleMs?: number;
   timers?: Timers;
@@ -69,6 +77,15 @@ export class IdleReclaim {
 
   callEnded(): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
+    this.armIdleTimers();
+  }
+
+  /** A message other than a call: idle starts over from now, unless a call is still in flight. */
+  requestHeard(): void {
+    this.armIdleTimers();
+  }
+
+  private armIdleTimers(): void {
     if (this.inFlight > 0) return;
     this.clearIdleTimers();
     this.idleTimer = this.timers.setTimeout(() => this.idle(false), this.options.idleMs ?? IDLE_MS);
@@ -82,7 +99,8 @@ export class IdleReclaim {
 
   private idle(deep: boolean): void {
     const grown = this.rss() - (deep ? this.deeplySettled : this.settled);
-    if (this.inFlight > 0 || grown < (this.options.growthBytes ?? RECLAIM_GROWTH_BYTES)) return;
+    const worthIt = deep ? (this.options.deepGrowthBytes ?? DEEP_RECLAIM_GROWTH_BYTES) : (this.options.growthBytes ?? RECLAIM_GROWTH_BYTES);
+    if (this.inFlight > 0 || grown < worthIt) return;
     this.options.reclaim(deep);
     this.timers.clearTimeout(this.settleTimer);
     this.settleTimer = this.timers.setTimeout(() => {

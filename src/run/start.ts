@@ -123,6 +123,7 @@ function everyOf(...activities: CallActivity[]): CallActivity {
   return {
     callStarted: (start) => activities.forEach((activity) => activity.callStarted(start)),
     callEnded: (report) => activities.forEach((activity) => activity.callEnded(report)),
+    requestHeard: () => activities.forEach((activity) => activity.requestHeard?.()),
   };
 }
 

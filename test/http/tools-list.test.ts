@@ -29,9 +29,11 @@ const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { prot
 
 function setUp(tools: () => readonly Tool[] = () => PROBE_TOOLS) {
   const registry = new ToolRegistry(tools);
-  const { app, sessions } = createApp({ registry, surfaces: [full, plan], identity: { name: "sidecar", version: "test" }, runSignal: new AbortController().signal });
+  const heard = { messages: 0 };
+  const activity = { callStarted() {}, callEnded() {}, requestHeard: () => heard.messages++ };
+  const { app, sessions } = createApp({ registry, surfaces: [full, plan], identity: { name: "sidecar", version: "test" }, runSignal: new AbortController().signal, activity });
   const open = async (surface: SurfaceToken) => (await app.request(post(surface.token, initialize))).headers.get("mcp-session-id")!;
-  return { app, sessions, registry, open };
+  return { app, sessions, registry, open, heard };
 }
 
 describe("tools/list", () => {
@@ -46,6 +48,18 @@ describe("tools/list", () => {
       const expected = PROBE_TOOLS.filter((tool) => surface.tiers.includes(tool.tier)).map(describeTool);
       expect(await response.json()).toEqual({ jsonrpc: "2.0", id, result: { tools: JSON.parse(JSON.stringify(expected)) } });
     }
+    await sessions.closeAll();
+  });
+
+  test("the run hears of every tools/list, the cached answers and the SDK's alike (its idle reclaim waits for quiet)", async () => {
+    const { app, sessions, open, heard } = setUp();
+    const session = await open(full);
+    const before = heard.messages;
+    const list = { jsonrpc: "2.0", id: 3, method: "tools/list" };
+    expect((await app.request(post(full.token, list, session))).headers.get("content-type")).toBe("application/json"); // cached
+    expect(heard.messages).toBe(before + 1);
+    expect(await (await app.request(post(full.token, [list], session))).text()).toContain('"tools"'); // a batch: the SDK's path
+    expect(heard.messages).toBe(before + 2);
     await sessions.closeAll();
   });
 

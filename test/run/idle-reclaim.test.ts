@@ -10,7 +10,7 @@ const DEEP_IDLE_MS = 150;
 const SETTLE_MS = 20;
 
 /** `gives`: how much RSS a full collection and a deep reclaim each give back when they run. */
-function reclaimer(startRss = 100 * MB, gives = { full: 0, deep: 0 }) {
+function reclaimer(startRss = 100 * MB, gives = { full: 0, deep: 0 }, thresholds = { growthBytes: 32 * MB, deepGrowthBytes: 32 * MB }) {
   const state = { rss: startRss, reclaimed: 0, deep: 0 };
   const clock = new ManualClock();
   const reclaim = new IdleReclaim({
@@ -21,7 +21,7 @@ function reclaimer(startRss = 100 * MB, gives = { full: 0, deep: 0 }) {
     },
     rss: () => state.rss,
     idleMs: IDLE_MS,
-    growthBytes: 32 * MB,
+    ...thresholds,
     deepIdleMs: DEEP_IDLE_MS,
     settleMs: SETTLE_MS,
     timers: clock,
@@ -85,6 +85,41 @@ describe("IdleReclaim", () => {
     reclaim.callEnded();
     clock.advance(DEEP_IDLE_MS * 1.5);
     expect(state).toMatchObject({ reclaimed: 1, deep: 1 });
+    reclaim.close();
+  });
+
+  test("messages that are not calls (a burst of tools/list) start the idle wait too, and each one starts it over", () => {
+    const { state, reclaim, clock } = reclaimer();
+    state.rss += 200 * MB;
+    for (let i = 0; i < 5; i++) {
+      reclaim.requestHeard();
+      clock.advance(IDLE_MS / 2);
+    }
+    expect(state.reclaimed).toBe(0); // never idle for IDLE_MS yet
+    clock.advance(IDLE_MS);
+    expect(state.reclaimed).toBe(1);
+    reclaim.close();
+  });
+
+  test("a message heard while a call is in flight does not start the wait: the call's end does", () => {
+    const { state, reclaim, clock } = reclaimer();
+    state.rss += 200 * MB;
+    reclaim.callStarted();
+    reclaim.requestHeard();
+    clock.advance(DEEP_IDLE_MS * 2);
+    expect(state).toMatchObject({ reclaimed: 0, deep: 0 });
+    reclaim.callEnded();
+    clock.advance(IDLE_MS * 2);
+    expect(state.reclaimed).toBe(1);
+    reclaim.close();
+  });
+
+  test("the deep reclaim has a threshold of its own, lower than the full collection's", () => {
+    const { state, reclaim, clock } = reclaimer(100 * MB, { full: 0, deep: 0 }, { growthBytes: 32 * MB, deepGrowthBytes: 4 * MB });
+    state.rss += 6 * MB; // below the full collection's 32 MB, above the deep reclaim's 4 MB
+    reclaim.requestHeard();
+    clock.advance(DEEP_IDLE_MS * 1.5);
+    expect(state).toMatchObject({ reclaimed: 0, deep: 1 });
     reclaim.close();
   });
 
