@@ -108,24 +108,29 @@ export function choosePython(root: string, trust: Trust = TRUST_ALL): PythonChoi
  */
 export function probePythonInBackground(root: string, trust: Trust = TRUST_ALL): Promise<void> {
   return probeInBackground(() => {
-    const venv = VENVS.map((name) => join(root, name, "bin", "python")).find((python) => existsSync(python));
-    // The first venv decides alone, unless it is not to be run (an untrusted checkout's): then PATH does.
-    if (venv && (trust.workspace || !isInside(trust.workdir, venv))) return [venv];
-    return whichAll("python3", trust);
+    const candidates = pythonCandidates(root, trust);
+    return "venv" in candidates ? [candidates.python] : candidates.onPath;
   }, root);
 }
 
 const VENVS = [".venv", "venv"] as const;
 
+/**
+ * Whom a launch from `root` asks: the first project venv that exists, alone; or, when there is none
+ * or it is not to be run (an untrusted checkout's own), every python3 on PATH in order.
+ */
+function pythonCandidates(root: string, trust: Trust): { venv: string; python: string } | { onPath: string[]; skipped?: string } {
+  const venv = VENVS.find((name) => existsSync(join(root, name, "bin", "python")));
+  if (venv === undefined) return { onPath: whichAll("python3", trust) };
+  const python = join(root, venv, "bin", "python");
+  if (trust.workspace || !isInside(trust.workdir, python)) return { venv, python };
+  return { onPath: whichAll("python3", trust), skipped: `the project's ${venv}/bin/python was not used because the workspace is not trusted; to use it, ${TRUST_HINT}` };
+}
+
 function probePython(root: string, trust: Trust, fresh: boolean): PythonChoice {
-  let skipped: string | undefined;
-  for (const venv of VENVS) {
-    const python = join(root, venv, "bin", "python");
-    if (!existsSync(python)) continue;
-    if (!trust.workspace && isInside(trust.workdir, python)) {
-      skipped = `the project's ${venv}/bin/python was not used because the workspace is not trusted; to use it, ${TRUST_HINT}`;
-      break;
-    }
+  const candidates = pythonCandidates(root, trust);
+  if ("venv" in candidates) {
+    const { venv, python } = candidates;
     if (hasDebugpy(python, root, fresh)) return { ok: true, python, where: `${venv}/bin/python` };
     return {
       ok: false,
@@ -133,7 +138,7 @@ function probePython(root: string, trust: Trust, fresh: boolean): PythonChoice {
       hint: `run \`${venv}/bin/python -m pip install debugpy\`, or recreate the venv with --system-site-packages after \`apt install python3-debugpy\``,
     };
   }
-  const onPath = whichAll("python3", trust);
+  const { onPath, skipped } = candidates;
   const withDebugpy = onPath.find((python) => hasDebugpy(python, root, fresh));
   if (withDebugpy) return { ok: true, python: withDebugpy, where: withDebugpy, ...(skipped ? { note: skipped } : {}) };
   return {
