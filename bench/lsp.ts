@@ -9,7 +9,7 @@ import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, typ
 import { connectClient } from "../build/spawn-sidecar.ts";
 import { parseConfig, settle } from "../src/config/load.ts";
 import { BUILTIN_SERVERS } from "../src/lsp/catalog.ts";
-import { CLIENT_CAPABILITIES } from "../src/lsp/client.ts";
+import { CLIENT_CAPABILITIES } from "../src/lsp/client-capabilities.ts";
 import { launchFor } from "../src/lsp/server-source.ts";
 import { LanguageServerSupervisor } from "../src/lsp/supervisor.ts";
 import { startRun } from "../src/run/start.ts";

@@ -1,16 +1,18 @@
 // One running language server: its process group, the JSON-RPC connection over stdio, and what it told us.
 import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { relative } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import type { ClientCapabilities, Diagnostic, ProtocolConnection, ServerCapabilities } from "vscode-languageserver-protocol/node";
+import { pathToFileURL } from "node:url";
+import type { Diagnostic, ProtocolConnection, ServerCapabilities } from "vscode-languageserver-protocol/node";
 import { exited, hasExited, spawnGroup, stopGroup } from "../process/group.ts";
 import { ToolFailure } from "../answer/failure.ts";
-import { isInside } from "../workspace/paths.ts";
 import type { ServerSpec } from "./catalog.ts";
+import { CLIENT_CAPABILITIES } from "./client-capabilities.ts";
+import type { OpenDocument, PublishedDiagnostics } from "./document-state.ts";
+import { RegisteredWatchers } from "./file-watchers.ts";
 import type { ServerLaunch } from "./launch.ts";
-import { globToRegExp } from "./glob.ts";
+import { CONTENT_MODIFIED, ContentModified, ServerGone } from "./server-errors.ts";
 import type { WatchedChange as FileChange } from "./workdir-watch.ts";
+import { WorkProgress } from "./work-progress.ts";
 
 /** How long a polite `shutdown` may take before the group is signalled. */
 export const SHUTDOWN_REQUEST_TIMEOUT_MS = 2_000;
@@ -19,11 +21,6 @@ export const SHUTDOWN_REQUEST_TIMEOUT_MS = 2_000;
  * tsserver's first diagnostics took 33–50 s on a CI box running several suites at once.
  */
 export const INDEXING_WAIT_MS = 60_000;
-/**
- * A progress token the server created counts as running from that moment, so an answer that
- * overtakes the token's "begin" is not taken as final; past this without a "begin" it is dropped.
- */
-export const CREATED_PROGRESS_GRACE_MS = 5_000;
 /** The progress token standing for a server's start-up analysis until it says it is done (ServerSpec.startupAnalysis). */
 const STARTUP_ANALYSIS_TOKEN = "sidecar:startup-analysis";
 /** How much of the server's stderr is kept to explain an early exit. */
@@ -41,103 +38,10 @@ async function loadProtocol(): Promise<ProtocolLibrary> {
   return protocol;
 }
 
-/** The server process went away while a request was waiting. */
-export class ServerGone extends ToolFailure {
-  constructor(readonly label: string, readonly exit: string) {
-    super(`The ${label} language server exited (${exit}) before answering. The next call restarts it.`);
-    this.name = "ServerGone";
-  }
-}
-
-/**
- * The server dropped the request because the text or project changed while it worked on it
- * (`ContentModified`, -32801: rust-analyzer answers every request in flight so when a change
- * arrives). The LSP spec lets a client ask again; a query does, a bounded number of times.
- */
-export class ContentModified extends ToolFailure {
-  constructor(label: string, method: string, said: string) {
-    super(`The ${label} server answered ${method} with "${said}": the files or the project changed while it worked. Retry in a few seconds, once edits and indexing have settled.`, { code: "not_ready" });
-    this.name = "ContentModified";
-  }
-}
-
 /** Times a query answered "content modified" is asked again, after waiting for progress to end and a pause that doubles. */
 export const CONTENT_MODIFIED_RETRIES = 3;
 const CONTENT_MODIFIED_PAUSE_MS = 50;
-const CONTENT_MODIFIED = -32801;
 
-/** What the server holds for an open file, and the disk stamp of the text it was last given from disk. */
-export interface OpenDocument {
-  version: number;
-  text: string;
-  /** "" once the server was given a text that is not the disk's (a rename checked in memory). */
-  stamp: string;
-  /**
-   * The last texts the server was given, the current one last, each with its diagnostics once they
-   * were collected: a write is compared with the text before it, which may be older than the
-   * current one (the write was already synced by a query, or reverted outside and written again).
-   */
-  history: TextVersion[];
-}
-
-export interface TextVersion {
-  version: number;
-  text: string;
-  diagnostics?: Diagnostic[];
-}
-
-/** Texts kept per open document. */
-export const TEXT_HISTORY_KEPT = 4;
-
-export interface PublishedDiagnostics {
-  version: number | undefined;
-  diagnostics: Diagnostic[];
-  /** Increases with every publish for any document, so waiters can tell new from old. */
-  sequence: number;
-}
-
-export const CLIENT_CAPABILITIES: ClientCapabilities = {
-  general: { positionEncodings: ["utf-16"] },
-  window: { workDoneProgress: true },
-  workspace: {
-    workspaceFolders: true,
-    configuration: true,
-    didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
-    symbol: { dynamicRegistration: true },
-    workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] },
-    diagnostics: { refreshSupport: false },
-  },
-  textDocument: {
-    synchronization: { dynamicRegistration: true, didSave: true, willSave: false },
-    publishDiagnostics: { versionSupport: true, relatedInformation: false },
-    diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
-    hover: { contentFormat: ["markdown", "plaintext"] },
-    definition: { linkSupport: true },
-    typeDefinition: { linkSupport: true },
-    implementation: { linkSupport: true },
-    // typescript-language-server offers the call hierarchy only to a client that says it reads one.
-    callHierarchy: { dynamicRegistration: false },
-    references: {},
-    documentSymbol: { hierarchicalDocumentSymbolSupport: true },
-    rename: { prepareSupport: true },
-    codeAction: {
-      codeActionLiteralSupport: {
-        codeActionKind: { valueSet: ["", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite", "source", "source.organizeImports"] },
-      },
-    },
-  },
-};
-
-/** A file watcher a server registered: which paths (a glob, maybe relative to a folder) and which kinds of change. */
-interface FileWatcher {
-  base: string | undefined;
-  pattern: RegExp;
-  /** WatchKind bits: 1 create, 2 change, 4 delete. */
-  kinds: number;
-}
-
-const CHANGE_TYPES = { created: 1, changed: 2, deleted: 3 } as const;
-const WATCH_KINDS = { created: 1, changed: 2, deleted: 4 } as const;
 
 export interface StartOptions {
   spec: ServerSpec;
@@ -152,14 +56,10 @@ export class LanguageServerClient {
   capabilities: ServerCapabilities = {};
   /** Dynamic registrations (client/registerCapability): id → method. Servers re-register under new ids. */
   readonly registered = new Map<string, string>();
-  /** The file watchers it registered (workspace/didChangeWatchedFiles), by registration id. */
-  private readonly fileWatchers = new Map<string, FileWatcher[]>();
-  /** Work-done progress tokens created or begun and not yet ended: the server is busy (often indexing). */
-  readonly activeProgress = new Map<string | number, string>();
-  /** Counts progress starts, so a query can tell that progress began and ended while it was in flight. */
-  private progressStarts = 0;
-  /** Tokens created with no "begin" yet: each is dropped after CREATED_PROGRESS_GRACE_MS. */
-  private readonly unbegunTokens = new Map<string | number, ReturnType<typeof setTimeout>>();
+  /** The file watchers it registered (workspace/didChangeWatchedFiles). */
+  private readonly fileWatchers = new RegisteredWatchers();
+  /** Work-done progress: while any runs, the server is busy (often indexing). */
+  private readonly progress = new WorkProgress(() => this.events.emit("progress"));
   readonly published = new Map<string, PublishedDiagnostics>();
   readonly events = new EventEmitter();
   /** Documents a change being checked holds at its own text: syncs from disk leave them alone. */
@@ -303,12 +203,12 @@ export class LanguageServerClient {
     this.inFlight += 1;
     try {
       await this.progressDrained(signal);
-      const startsBefore = this.progressStarts;
+      const startsBefore = this.progress.starts;
       const answer = await this.unmodified<R>(method, params, signal);
       // Progress during the query may be the server answering it (pyright: references), not only
       // indexing; asked again either way. That costs pyright's references about 6 ms, and its first
       // answer after start lists only the declaration (test/lsp/query-progress.test.ts).
-      if (this.activeProgress.size === 0 && this.progressStarts === startsBefore) return answer;
+      if (this.activeProgress.size === 0 && this.progress.starts === startsBefore) return answer;
       await this.progressDrained(signal);
       return await this.unmodified<R>(method, params, signal);
     } finally {
@@ -364,13 +264,9 @@ export class LanguageServerClient {
    * (tsserver) register none and are told nothing. Returns how many changes were sent.
    */
   notifyFileChanges(changes: readonly FileChange[]): number {
-    const watchers = [...this.fileWatchers.values()].flat();
-    if (watchers.length === 0) return 0;
-    const matching = changes.filter((change) => watchers.some((watcher) => watches(watcher, change, this.root)));
-    if (matching.length > 0) {
-      this.notify("workspace/didChangeWatchedFiles", { changes: matching.map((change) => ({ uri: pathToFileURL(change.path).href, type: CHANGE_TYPES[change.kind] })) });
-    }
-    return matching.length;
+    const wanted = this.fileWatchers.wanted(changes, this.root);
+    if (wanted.length > 0) this.notify("workspace/didChangeWatchedFiles", { changes: wanted });
+    return wanted.length;
   }
 
   /** Whether the server answers `textDocument/diagnostic` (statically or after registering it). */
@@ -406,20 +302,9 @@ export class LanguageServerClient {
     return this.stopping;
   }
 
-  private progressBegan(token: string | number, title: string): void {
-    if (!this.activeProgress.has(token)) this.progressStarts += 1;
-    this.activeProgress.set(token, title);
-    this.forgetUnbegun(token);
-  }
-
-  private progressEnded(token: string | number): void {
-    this.activeProgress.delete(token);
-    this.forgetUnbegun(token);
-  }
-
-  private forgetUnbegun(token: string | number): void {
-    clearTimeout(this.unbegunTokens.get(token));
-    this.unbegunTokens.delete(token);
+  /** Work-done progress tokens running (created or begun, not ended), with their titles. */
+  get activeProgress(): ReadonlyMap<string | number, string> {
+    return this.progress.active;
   }
 
   /** Signals whatever is left of the group (a crashed server's own children) and closes the connection. */
@@ -444,7 +329,7 @@ export class LanguageServerClient {
     // A server that analyses the workspace after `initialized` (ServerSpec.startupAnalysis) counts as
     // busy until it says it is done, so a first query is not answered from half an index.
     if (this.spec.startupAnalysis) {
-      this.progressBegan(STARTUP_ANALYSIS_TOKEN, "analysing the workspace");
+      this.progress.began(STARTUP_ANALYSIS_TOKEN, "analysing the workspace");
       setTimeout(() => this.startupAnalysisEnded(), INDEXING_WAIT_MS).unref?.();
     }
     await this.connection.sendNotification("initialized", {});
@@ -454,7 +339,7 @@ export class LanguageServerClient {
 
   private startupAnalysisEnded(): void {
     if (!this.activeProgress.has(STARTUP_ANALYSIS_TOKEN)) return;
-    this.progressEnded(STARTUP_ANALYSIS_TOKEN);
+    this.progress.ended(STARTUP_ANALYSIS_TOKEN);
     this.events.emit("progress");
   }
 
@@ -467,25 +352,16 @@ export class LanguageServerClient {
       this.events.emit("published", params.uri);
     });
     c.onNotification("$/progress", (params: { token: string | number; value?: { kind?: string; title?: string } }) => {
-      if (params.value?.kind === "begin") this.progressBegan(params.token, params.value.title ?? "working");
+      if (params.value?.kind === "begin") this.progress.began(params.token, params.value.title ?? "working");
       if (params.value?.kind === "end") {
-        this.progressEnded(params.token);
+        this.progress.ended(params.token);
         if (this.spec.startupAnalysis?.endsWith === "progress") this.startupAnalysisEnded();
       }
       this.events.emit("progress");
     });
-    // Between this request and the token's "begin" lies our reply's round trip, and an answer to a
-    // query can arrive within it: the creation is already the start.
     c.onRequest("window/workDoneProgress/create", (params: { token: string | number }) => {
-      this.progressBegan(params.token, "work announced");
+      this.progress.created(params.token);
       this.events.emit("progress");
-      // A "begin" or "end" clears this timer, so when it fires the token is still unbegun.
-      const timer = setTimeout(() => {
-        this.progressEnded(params.token);
-        this.events.emit("progress");
-      }, CREATED_PROGRESS_GRACE_MS);
-      timer.unref?.();
-      this.unbegunTokens.set(params.token, timer);
       return null;
     });
     c.onRequest("workspace/configuration", (params: { items: { section?: string }[] }) => params.items.map((item) => settingsSection(this.spec.settings, item.section)));
@@ -493,7 +369,7 @@ export class LanguageServerClient {
     c.onRequest("client/registerCapability", (params: { registrations: { id: string; method: string; registerOptions?: unknown }[] }) => {
       for (const registration of params.registrations) {
         this.registered.set(registration.id, registration.method);
-        if (registration.method === "workspace/didChangeWatchedFiles") this.fileWatchers.set(registration.id, compileWatchers(registration.registerOptions));
+        if (registration.method === "workspace/didChangeWatchedFiles") this.fileWatchers.register(registration.id, registration.registerOptions);
       }
       this.events.emit("registered");
       return null;
@@ -501,7 +377,7 @@ export class LanguageServerClient {
     c.onRequest("client/unregisterCapability", (params: { unregisterations: { id: string }[] }) => {
       for (const registration of params.unregisterations ?? []) {
         this.registered.delete(registration.id);
-        this.fileWatchers.delete(registration.id);
+        this.fileWatchers.unregister(registration.id);
       }
       return null;
     });
@@ -536,25 +412,3 @@ function settingsSection(settings: Record<string, unknown> | undefined, section:
   return value ?? null;
 }
 
-type GlobPattern = string | { baseUri: string | { uri: string }; pattern: string };
-
-function compileWatchers(options: unknown): FileWatcher[] {
-  const watchers = (options as { watchers?: { globPattern: GlobPattern; kind?: number }[] } | undefined)?.watchers ?? [];
-  return watchers.flatMap((watcher): FileWatcher[] => {
-    try {
-      const glob = watcher.globPattern;
-      if (typeof glob === "string") return [{ base: undefined, pattern: globToRegExp(glob), kinds: watcher.kind ?? 7 }];
-      const baseUri = typeof glob.baseUri === "string" ? glob.baseUri : glob.baseUri.uri;
-      return [{ base: fileURLToPath(baseUri), pattern: globToRegExp(glob.pattern), kinds: watcher.kind ?? 7 }];
-    } catch {
-      return []; // a pattern we cannot read watches nothing, rather than everything
-    }
-  });
-}
-
-/** A plain glob is tried on the absolute path and on the path below the root (`**\/*.go` and `go.mod` alike). */
-function watches(watcher: FileWatcher, change: FileChange, root: string): boolean {
-  if ((watcher.kinds & WATCH_KINDS[change.kind]) === 0) return false;
-  if (watcher.base !== undefined) return isInside(watcher.base, change.path) && watcher.pattern.test(relative(watcher.base, change.path));
-  return watcher.pattern.test(change.path) || (isInside(root, change.path) && watcher.pattern.test(relative(root, change.path)));
-}

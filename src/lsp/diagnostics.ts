@@ -1,7 +1,8 @@
 // Collecting a file's diagnostics after a sync: pull when the server offers it, else a version-matched push.
 import type { Diagnostic, DiagnosticSeverity, DocumentDiagnosticReport } from "vscode-languageserver-protocol";
 import { withinMs } from "../platform/within-ms.ts";
-import { INDEXING_WAIT_MS, ServerGone, type LanguageServerClient } from "./client.ts";
+import { INDEXING_WAIT_MS, type LanguageServerClient } from "./client.ts";
+import { ServerGone } from "./server-errors.ts";
 import type { SyncedDocument } from "./documents.ts";
 
 /** After a matching push, further pushes within this window replace it (gopls publishes clean first, the error ~90 ms later). */

@@ -4,7 +4,8 @@ import { pathToFileURL } from "node:url";
 import { ToolFailure } from "../answer/failure.ts";
 import { readFileInsideAsync } from "../workspace/paths.ts";
 import { languageIdFor } from "./catalog.ts";
-import { TEXT_HISTORY_KEPT, type LanguageServerClient, type OpenDocument } from "./client.ts";
+import type { LanguageServerClient } from "./client.ts";
+import { TEXT_HISTORY_KEPT, type OpenDocument } from "./document-state.ts";
 import { pathOfUri } from "./present.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 

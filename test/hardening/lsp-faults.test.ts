@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { call } from "../syntax/call.ts";
-import { CREATED_PROGRESS_GRACE_MS, INDEXING_WAIT_MS } from "../../src/lsp/client.ts";
+import { INDEXING_WAIT_MS } from "../../src/lsp/client.ts";
+import { CREATED_PROGRESS_GRACE_MS } from "../../src/lsp/work-progress.ts";
 
 const SERVER = join(import.meta.dir, "fixtures", "misbehaving-lsp.py");
 /** The server's stderr is kept only to explain an early exit; a flood must not grow the sidecar. */

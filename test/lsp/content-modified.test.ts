@@ -3,7 +3,8 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { ContentModified, type LanguageServerClient } from "../../src/lsp/client.ts";
+import type { LanguageServerClient } from "../../src/lsp/client.ts";
+import { ContentModified } from "../../src/lsp/server-errors.ts";
 import { sendChange, syncDocument, uriOf } from "../../src/lsp/documents.ts";
 import { LanguageServerSupervisor } from "../../src/lsp/supervisor.ts";
 import { requireBinary } from "./fixtures.ts";
