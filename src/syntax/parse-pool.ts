@@ -2,29 +2,16 @@
 // worker so its cached tree is found again; falls back to the main thread when workers cannot start.
 // Workers start on the first search, not with the run: an idle run holds no parse thread or heap.
 // A directory is walked in a worker too, which also compiles the pattern once for the whole search:
-// the main thread, where every request waits its turn, only routes files.
+// the main thread, where every request waits its turn, only routes files. The threads themselves
+// (start, messages, restarts) are worker-slots.ts.
 import type { GrammarSource } from "../host/runtime.ts";
 import { compiledGrammars, GrammarLoader, type CompiledGrammars } from "./grammars.ts";
-import { FileSearcher, SearchCancelled, type FileOutcome, type FileRef, type JobStats, type SearchJob } from "./file-search.ts";
+import { FileSearcher, type FileOutcome, type FileRef, type JobStats, type SearchJob } from "./file-search.ts";
 import { packFiles, unpackFiles } from "./packed-files.ts";
 import { ParseCache } from "./parse-cache.ts";
 import { PatternError, type Pattern } from "./pattern.ts";
 import { listScope, type SearchScope } from "./walk.ts";
-import type { FromWorker, ToWorker } from "./worker-protocol.ts";
-
-/** How long a worker may take to load the tree-sitter runtime before the pool gives up on workers. */
-export const WORKER_START_TIMEOUT_MS = 15_000;
-
-/**
- * Workers started again after one died, per run. A worker that keeps dying (a grammar that crashes
- * on some file) must not be restarted for ever: past this, parsing moves to the main thread.
- */
-export const MAX_WORKER_RESTARTS = 3;
-
-export type SpawnWorker = () => Worker;
-
-/** The worker serving a call died before answering. */
-class WorkerDied extends Error {}
+import { ParseWorkers, WorkerDied, type WorkerOptions, type WorkerSlot } from "./worker-slots.ts";
 
 /** A search over a scope the pool lists itself (a directory is walked in a worker). */
 export interface ScopedJob extends Omit<SearchJob, "files" | "compiled" | "language"> {
@@ -49,28 +36,15 @@ export interface PoolAnswer {
   unnamed: Array<{ language: string; files: number }>;
 }
 
-export interface PoolOptions {
+export interface PoolOptions extends WorkerOptions {
   source: GrammarSource;
-  /** Absent, or throwing, means in-thread parsing. */
-  spawnWorker?: SpawnWorker;
-  workers: number;
-  cacheChars: number;
-}
-
-interface WorkerSlot {
-  worker: Worker;
-  /** Settles once the worker answered its hello; a restarted worker gets a new one. */
-  ready: Promise<void>;
-  grammars: Set<string>;
-  pending: Map<number, { resolve(answer: FromWorker): void; reject(e: Error): void }>;
 }
 
 export class ParsePool {
-  private slots: Promise<WorkerSlot[]> | undefined;
+  private readonly workers: ParseWorkers;
   private inThread: FileSearcher | undefined;
-  private nextJob = 1;
-  private restarts = 0;
-  private closing = false;
+  /** Searches so far: the worker that lists (walks) takes turns. */
+  private searches = 0;
   /** Which worker holds each file's cached tree. */
   private readonly homes = new Map<string, number>();
   /**
@@ -78,11 +52,15 @@ export class ParsePool {
    * another already has, instantiates the same module instead of compiling and optimising anew.
    */
   private readonly modules: CompiledGrammars;
-  /** Why workers are not used, when they are not (reported by doctor and the tool's stats). */
-  fallbackReason: string | undefined;
 
   constructor(private readonly options: PoolOptions) {
     this.modules = compiledGrammars(options.source);
+    this.workers = new ParseWorkers(options, this.modules);
+  }
+
+  /** Why workers are not used, when they are not (reported by doctor and the tool's stats). */
+  get fallbackReason(): string | undefined {
+    return this.workers.fallbackReason;
   }
 
   /**
@@ -104,31 +82,31 @@ export class ParsePool {
     const { scope, language, ...search } = job;
     // The grammar compiles on this thread while the workers start (the first search) or list.
     if (language !== undefined) this.modules.grammarModule(language).catch(() => {});
-    const slots = await this.startWorkers();
+    const slots = await this.workers.start();
     if (slots.length === 0 || this.fallbackReason !== undefined) return this.runInThread(job, signal, progress);
     // Every worker starts loading the grammar now, while one compiles the pattern and walks: the
     // others would otherwise compile it only once their share arrives, after the walk.
-    if (language !== undefined) for (const slot of slots) void this.sendGrammars(slot, [language]).catch(() => {});
+    if (language !== undefined) for (const slot of slots) void this.workers.sendGrammars(slot, [language]).catch(() => {});
     let files: FileRef[];
     let oversized = 0;
     let unnamed: PoolAnswer["unnamed"] = [];
     const patterns = new Map<string, Pattern>();
     let failures: Record<string, string> = {};
-    const lister = slots[this.nextJob % slots.length]!;
+    const lister = slots[this.searches++ % slots.length]!;
     if (scope.kind === "files") files = scope.files;
     else if (language !== undefined) {
-      const answer = await this.send(lister, { type: "list", id: this.nextJob++, scope, root: job.root, language, pattern: job.pattern }, signal);
+      const answer = await this.workers.send(lister, { type: "list", id: this.workers.nextId(), scope, root: job.root, language, pattern: job.pattern }, signal);
       if (answer.type !== "listed") throw new Error(`a parse worker answered a listing with ${answer.type}`);
       ({ files, oversized } = { files: unpackFiles(answer.files), oversized: answer.oversized });
       patterns.set(language, answer.pattern!);
     } else {
-      const listed = await this.send(lister, { type: "list-all", id: this.nextJob++, scope, root: job.root }, signal);
+      const listed = await this.workers.send(lister, { type: "list-all", id: this.workers.nextId(), scope, root: job.root }, signal);
       if (listed.type !== "listed") throw new Error(`a parse worker answered a listing with ${listed.type}`);
       ({ files, oversized } = { files: unpackFiles(listed.files), oversized: listed.oversized });
       unnamed = listed.unnamed ?? [];
       const present = [...new Set(files.map((f) => f.language!))].sort();
       if (present.length > 0) {
-        const compiled = await this.send(lister, { type: "compile", id: this.nextJob++, languages: present, pattern: job.pattern }, signal);
+        const compiled = await this.workers.send(lister, { type: "compile", id: this.workers.nextId(), languages: present, pattern: job.pattern }, signal);
         if (compiled.type !== "compiled") throw new Error(`a parse worker answered a compile with ${compiled.type}`);
         for (const [id, pattern] of Object.entries(compiled.patterns)) patterns.set(id, pattern);
         failures = compiled.failures;
@@ -148,7 +126,7 @@ export class ParsePool {
     }
     const results = await Promise.all(
       jobs.map(async ({ slot, language: lang, share }) => {
-        const answer = await this.send(slot, { type: "job", id: this.nextJob++, job: { ...search, language: lang, compiled: patterns.get(lang), files: packFiles(share) } }, signal);
+        const answer = await this.workers.send(slot, { type: "job", id: this.workers.nextId(), job: { ...search, language: lang, compiled: patterns.get(lang), files: packFiles(share) } }, signal);
         if (answer.type !== "result") throw new Error(`a parse worker answered a search with ${answer.type}`);
         progress((done += share.length), files.length);
         if (!patterns.has(lang)) patterns.set(lang, answer.pattern);
@@ -227,43 +205,12 @@ export class ParsePool {
   /** Forgets cached trees of files just written. */
   invalidate(paths: readonly string[]): void {
     this.inThread?.invalidate(paths);
-    this.tellWorkers({ type: "invalidate", paths: [...paths] });
+    this.workers.tell({ type: "invalidate", paths: [...paths] });
   }
 
   /** Has every worker collect its garbage fully once its current job is done (the run is idle). */
   collectGarbage(): void {
-    this.tellWorkers({ type: "collect" });
-  }
-
-  /**
-   * Resolves once every started worker has done all it was given, the keeping of the trees a
-   * search freed included: what the next search will find cached is then cached.
-   */
-  async whenIdle(): Promise<void> {
-    const slots = (await this.slots?.catch(() => [])) ?? [];
-    await Promise.all(
-      slots.map(async (slot) => {
-        const answer = await this.send(slot, { type: "settle", id: this.nextJob++ });
-        if (answer.type !== "settled") throw new Error(`a parse worker answered a settle with ${answer.type}`);
-      }),
-    );
-  }
-
-  /** Sends a message to every live worker, once they have started (none when they never did). */
-  private tellWorkers(message: ToWorker): void {
-    void this.slots?.then((slots) => {
-      for (const slot of slots) slot.worker.postMessage(message);
-    });
-  }
-
-  async close(): Promise<void> {
-    this.closing = true;
-    this.inThread?.close();
-    const slots = await this.slots?.catch(() => []);
-    for (const slot of slots ?? []) {
-      for (const pending of slot.pending.values()) pending.reject(new Error("The parser shut down with the run."));
-      slot.worker.terminate();
-    }
+    this.workers.tell({ type: "collect" });
   }
 
   private searcher(): FileSearcher {
@@ -275,153 +222,17 @@ export class ParsePool {
   }
 
   /**
-   * Posts a message that is answered (list, compile, job, settle) and waits for the answer. An
-   * abort tells the worker to stop and settles the call at once: the caller is not kept waiting on
-   * a worker deep in a walk or a parse (its late answer finds nothing pending and is dropped).
+   * Resolves once every started worker has done all it was given, the keeping of the trees a
+   * search freed included: what the next search will find cached is then cached.
    */
-  private async send(slot: WorkerSlot, message: Extract<ToWorker, { type: "list" | "list-all" | "compile" | "job" | "settle" }>, signal?: AbortSignal): Promise<FromWorker> {
-    await slot.ready;
-    await this.sendGrammars(slot, message.type === "job" ? [message.job.language] : message.type === "list" ? [message.language] : message.type === "compile" ? message.languages : []);
-    const cancel = () => {
-      slot.worker.postMessage({ type: "cancel", id: message.id } satisfies ToWorker);
-      slot.pending.get(message.id)?.reject(new SearchCancelled());
-      slot.pending.delete(message.id);
-    };
-    try {
-      return await new Promise((resolve, reject) => {
-        slot.pending.set(message.id, { resolve, reject });
-        slot.worker.postMessage(message);
-        if (signal?.aborted) cancel();
-        else signal?.addEventListener("abort", cancel, { once: true });
-      });
-    } finally {
-      // A listener left behind keeps a call's signal alive as long as the run's (a composite signal
-      // with listeners lives while a source can still abort), and with it this job's file list.
-      signal?.removeEventListener("abort", cancel);
-    }
+  whenIdle(): Promise<void> {
+    return this.workers.whenIdle();
   }
 
-  /** Posts `slot` the grammars it does not hold yet, in order (a message sent after them finds them there). */
-  private async sendGrammars(slot: WorkerSlot, languages: readonly string[]): Promise<void> {
-    await slot.ready;
-    for (const language of languages) {
-      if (slot.grammars.has(language)) continue;
-      const worker = slot.worker;
-      const module = await this.modules.grammarModule(language);
-      if (slot.grammars.has(language) || slot.worker !== worker) continue;
-      worker.postMessage({ type: "grammar", id: language, module } satisfies ToWorker);
-      slot.grammars.add(language);
-    }
+  async close(): Promise<void> {
+    this.inThread?.close();
+    await this.workers.close();
   }
-
-  private startWorkers(): Promise<WorkerSlot[]> {
-    this.slots ??= this.spawnAll().catch((error: Error) => {
-      this.fallbackReason = `parse workers could not start (${error.message}); parsing on the main thread`;
-      return [];
-    });
-    return this.slots;
-  }
-
-  private async spawnAll(): Promise<WorkerSlot[]> {
-    const { spawnWorker, workers } = this.options;
-    // `workers: 0` is a choice, not a fallback: nothing to note on every answer.
-    if (workers < 1) return [];
-    if (!spawnWorker) {
-      this.fallbackReason = "no worker support in this runtime; parsing on the main thread";
-      return [];
-    }
-    // Compiled while the workers load their code, not before they start; each gets it in its hello
-    // (a failure reaches every worker as an error, and with it the readiness wait).
-    this.modules.runtimeModule().catch(() => {});
-    const started: WorkerSlot[] = [];
-    try {
-      for (let k = 0; k < workers; k++) started.push(this.startSlot(spawnWorker));
-      await Promise.all(started.map((slot) => slot.ready));
-      return started;
-    } catch (error) {
-      this.closing = true; // these workers end here: their exits are no crashes
-      for (const slot of started) slot.worker.terminate();
-      throw error;
-    }
-  }
-
-  private startSlot(spawnWorker: SpawnWorker): WorkerSlot {
-    const worker = spawnWorker();
-    const slot: WorkerSlot = { worker, ready: readyOrTimeout(worker), grammars: new Set(), pending: new Map() };
-    this.listen(slot, worker);
-    return slot;
-  }
-
-  /** Sends `worker` (the slot's, new or replaced) its hello, and hears its answers and its death. */
-  private listen(slot: WorkerSlot, worker: Worker): void {
-    slot.ready.catch(() => {}); // a replacement nobody waits on yet must not be an unhandled rejection
-    worker.addEventListener("message", (event: MessageEvent<FromWorker>) => {
-      const message = event.data;
-      if (message.type === "ready") return;
-      const pending = slot.pending.get(message.id);
-      if (!pending) return;
-      slot.pending.delete(message.id);
-      if (message.type !== "failed") pending.resolve(message);
-      else pending.reject(message.patternError ? new PatternError(message.message) : new Error(message.message));
-    });
-    let died = false;
-    const onDeath = (why: string) => {
-      if (died || this.closing || slot.worker !== worker) return;
-      died = true;
-      this.replace(slot, worker, why);
-    };
-    worker.addEventListener("error", (event) => onDeath((event as ErrorEvent).message || "unknown error"));
-    worker.addEventListener("close", () => onDeath("it exited"));
-    this.modules.runtimeModule().then(
-      (runtime) => worker.postMessage({ type: "hello", runtime, cacheChars: this.options.cacheChars } satisfies ToWorker),
-      (error: Error) => worker.dispatchEvent(new ErrorEvent("error", { message: `the tree-sitter runtime did not compile: ${error.message}` })),
-    );
-  }
-
-  /**
-   * A worker died: the calls it was serving are told (each tries once more, on its replacement), and
-   * a new worker takes its place, its cache empty. After MAX_WORKER_RESTARTS deaths parsing moves
-   * to the main thread for the rest of the run.
-   */
-  private replace(slot: WorkerSlot, dead: Worker, why: string): void {
-    dead.terminate();
-    const restart = this.restarts < MAX_WORKER_RESTARTS && this.options.spawnWorker !== undefined;
-    const error = new WorkerDied(
-      `a parse worker died while searching, twice (last: ${why}); ${restart ? "a new one took its place" : "parsing moves to the main thread"}: call again, or narrow path if it happens again.`,
-    );
-    for (const pending of slot.pending.values()) pending.reject(error);
-    slot.pending.clear();
-    if (!restart) {
-      this.fallbackReason = `parse workers died ${this.restarts + 1} times (last: ${why}); parsing on the main thread from now on`;
-      return;
-    }
-    this.restarts++;
-    try {
-      const worker = this.options.spawnWorker!();
-      slot.worker = worker;
-      slot.ready = readyOrTimeout(worker);
-      slot.grammars = new Set();
-      this.listen(slot, worker);
-    } catch (spawnError) {
-      this.fallbackReason = `a parse worker died and no new one could start (${(spawnError as Error).message}); parsing on the main thread from now on`;
-    }
-  }
-}
-
-function readyOrTimeout(worker: Worker): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${WORKER_START_TIMEOUT_MS} ms`)), WORKER_START_TIMEOUT_MS);
-    worker.addEventListener("message", function onReady(event: MessageEvent<FromWorker>) {
-      if (event.data.type !== "ready") return;
-      clearTimeout(timer);
-      worker.removeEventListener("message", onReady);
-      resolve();
-    });
-    worker.addEventListener("error", (event) => {
-      clearTimeout(timer);
-      reject(new Error((event as ErrorEvent).message || "the worker failed to load"));
-    });
-  });
 }
 
 /** Files by language, in language order; `language` stands for all of them when the search has one. */

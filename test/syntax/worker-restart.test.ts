@@ -2,7 +2,7 @@
 // and later calls run there, not on the main thread for the rest of the run.
 import { describe, expect, test } from "bun:test";
 import { bunPrimitives } from "../../src/runtime/bun.ts";
-import { MAX_WORKER_RESTARTS } from "../../src/syntax/parse-pool.ts";
+import { MAX_WORKER_RESTARTS } from "../../src/syntax/worker-slots.ts";
 import { SyntaxService } from "../../src/syntax/service.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { recordingSpawner } from "./recording-spawner.ts";
