@@ -95,18 +95,18 @@ export class ParsePool {
     const lister = slots[this.searches++ % slots.length]!;
     if (scope.kind === "files") files = scope.files;
     else if (language !== undefined) {
-      const answer = await this.workers.send(lister, { type: "list", id: this.workers.nextId(), scope, root: job.root, language, pattern: job.pattern }, signal);
+      const answer = await this.workers.send(lister, { type: "list", scope, root: job.root, language, pattern: job.pattern }, signal);
       if (answer.type !== "listed") throw new Error(`a parse worker answered a listing with ${answer.type}`);
       ({ files, oversized } = { files: unpackFiles(answer.files), oversized: answer.oversized });
       patterns.set(language, answer.pattern!);
     } else {
-      const listed = await this.workers.send(lister, { type: "list-all", id: this.workers.nextId(), scope, root: job.root }, signal);
+      const listed = await this.workers.send(lister, { type: "list-all", scope, root: job.root }, signal);
       if (listed.type !== "listed") throw new Error(`a parse worker answered a listing with ${listed.type}`);
       ({ files, oversized } = { files: unpackFiles(listed.files), oversized: listed.oversized });
       unnamed = listed.unnamed ?? [];
       const present = [...new Set(files.map((f) => f.language!))].sort();
       if (present.length > 0) {
-        const compiled = await this.workers.send(lister, { type: "compile", id: this.workers.nextId(), languages: present, pattern: job.pattern }, signal);
+        const compiled = await this.workers.send(lister, { type: "compile", languages: present, pattern: job.pattern }, signal);
         if (compiled.type !== "compiled") throw new Error(`a parse worker answered a compile with ${compiled.type}`);
         for (const [id, pattern] of Object.entries(compiled.patterns)) patterns.set(id, pattern);
         failures = compiled.failures;
@@ -126,7 +126,7 @@ export class ParsePool {
     }
     const results = await Promise.all(
       jobs.map(async ({ slot, language: lang, share }) => {
-        const answer = await this.workers.send(slot, { type: "job", id: this.workers.nextId(), job: { ...search, language: lang, compiled: patterns.get(lang), files: packFiles(share) } }, signal);
+        const answer = await this.workers.send(slot, { type: "job", job: { ...search, language: lang, compiled: patterns.get(lang), files: packFiles(share) } }, signal);
         if (answer.type !== "result") throw new Error(`a parse worker answered a search with ${answer.type}`);
         progress((done += share.length), files.length);
         if (!patterns.has(lang)) patterns.set(lang, answer.pattern);

@@ -29,6 +29,10 @@ export interface WorkerSlot {
   pending: Map<number, { resolve(answer: FromWorker): void; reject(e: Error): void }>;
 }
 
+/** The messages a worker answers; send() numbers each, so that its answer finds it. */
+type AnsweredMessage = Extract<ToWorker, { type: "list" | "list-all" | "compile" | "job" | "settle" }>;
+type WithoutId<M> = M extends unknown ? Omit<M, "id"> : never;
+
 export interface WorkerOptions {
   /** Absent, or throwing, means in-thread parsing. */
   spawnWorker?: SpawnWorker;
@@ -38,6 +42,7 @@ export interface WorkerOptions {
 
 export class ParseWorkers {
   private slots: Promise<WorkerSlot[]> | undefined;
+  /** The id of the next message sent: unique in the run. */
   private nextMessage = 1;
   private restarts = 0;
   private closing = false;
@@ -50,11 +55,6 @@ export class ParseWorkers {
     private readonly modules: CompiledGrammars,
   ) {}
 
-  /** A message id no other message of the run has. */
-  nextId(): number {
-    return this.nextMessage++;
-  }
-
   /**
    * Resolves once every started worker has done all it was given, the keeping of the trees a
    * search freed included: what the next search will find cached is then cached.
@@ -63,7 +63,7 @@ export class ParseWorkers {
     const slots = (await this.slots?.catch(() => [])) ?? [];
     await Promise.all(
       slots.map(async (slot) => {
-        const answer = await this.send(slot, { type: "settle", id: this.nextId() });
+        const answer = await this.send(slot, { type: "settle" });
         if (answer.type !== "settled") throw new Error(`a parse worker answered a settle with ${answer.type}`);
       }),
     );
@@ -90,7 +90,8 @@ export class ParseWorkers {
    * abort tells the worker to stop and settles the call at once: the caller is not kept waiting on
    * a worker deep in a walk or a parse (its late answer finds nothing pending and is dropped).
    */
-  async send(slot: WorkerSlot, message: Extract<ToWorker, { type: "list" | "list-all" | "compile" | "job" | "settle" }>, signal?: AbortSignal): Promise<FromWorker> {
+  async send(slot: WorkerSlot, request: WithoutId<AnsweredMessage>, signal?: AbortSignal): Promise<FromWorker> {
+    const message = { ...request, id: this.nextMessage++ } as AnsweredMessage;
     await slot.ready;
     await this.sendGrammars(slot, message.type === "job" ? [message.job.language] : message.type === "list" ? [message.language] : message.type === "compile" ? message.languages : []);
     const cancel = () => {
