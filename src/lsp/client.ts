@@ -42,7 +42,6 @@ async function loadProtocol(): Promise<ProtocolLibrary> {
 export const CONTENT_MODIFIED_RETRIES = 3;
 const CONTENT_MODIFIED_PAUSE_MS = 50;
 
-
 export interface StartOptions {
   spec: ServerSpec;
   root: string;

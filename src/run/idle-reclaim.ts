@@ -2,9 +2,8 @@
 // allocator keeps the pages it freed: after 20 s of 50 sessions searching, the sidecar stayed at
 // 290 MB with nothing left to do, against 120 MB before (148 MB after this reclaim). Two stages:
 // - once no call has been in flight for IDLE_MS (any message of a session, a tools/list too, starts
-//   the wait again), and RSS has grown by RECLAIM_GROWTH_BYTES since it
-//   last settled, a full collection runs on the main thread and in every parse worker (each has a
-//   heap of its own);
+//   the wait again), and RSS has grown by RECLAIM_GROWTH_BYTES since it last settled, a full
+//   collection runs on the main thread and in every parse worker (each has a heap of its own);
 // - once nothing has been in flight for DEEP_IDLE_MS, and RSS is still DEEP_RECLAIM_GROWTH_BYTES above
 //   where the last deep reclaim left it, the main thread's collection also drops compiled code and the
 //   allocator's cached pages. The next call then runs slower while the code is compiled again (by
