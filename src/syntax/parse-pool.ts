@@ -1,13 +1,15 @@
 // Spreads search jobs over parse workers (one per core), each file always routed to the same
 // worker so its cached tree is found again; falls back to the main thread when workers cannot start.
 // Workers start on the first search, not with the run: an idle run holds no parse thread or heap.
-// A directory is walked in a worker too, which also compiles the pattern once for the whole search:
-// the main thread, where every request waits its turn, only routes files. The threads themselves
-// (start, messages, restarts) are worker-slots.ts.
+// A directory is walked in a worker too, which also compiles the pattern once for the whole search
+// and splits the files between the workers (file-homes.ts): the main thread, where every request
+// waits its turn, passes each share on unopened. The threads themselves (start, messages, restarts)
+// are worker-slots.ts.
 import type { GrammarSource } from "../host/runtime.ts";
 import { compiledGrammars, GrammarLoader, type CompiledGrammars } from "./grammars.ts";
 import { FileSearcher, type FileOutcome, type FileRef, type JobStats, type SearchJob } from "./file-search.ts";
-import { packFiles, unpackFiles } from "./packed-files.ts";
+import { FileHomes } from "./file-homes.ts";
+import { packFiles, type PackedFiles } from "./packed-files.ts";
 import { ParseCache } from "./parse-cache.ts";
 import { PatternError, type Pattern } from "./pattern.ts";
 import { listScope, type SearchScope } from "./walk.ts";
@@ -45,8 +47,8 @@ export class ParsePool {
   private inThread: FileSearcher | undefined;
   /** Searches so far: the worker that lists (walks) takes turns. */
   private searches = 0;
-  /** Which worker holds each file's cached tree. */
-  private readonly homes = new Map<string, number>();
+  /** Which worker holds each file's cached tree, shared with the workers (they split what they list). */
+  private readonly homes: FileHomes;
   /**
    * Compiled once for all workers, and kept: a worker restarted later, or one getting a language
    * another already has, instantiates the same module instead of compiling and optimising anew.
@@ -55,7 +57,9 @@ export class ParsePool {
 
   constructor(private readonly options: PoolOptions) {
     this.modules = compiledGrammars(options.source);
-    this.workers = new ParseWorkers(options, this.modules);
+    const memory = FileHomes.memory();
+    this.homes = new FileHomes(memory, options.workers);
+    this.workers = new ParseWorkers(options, this.modules, memory);
   }
 
   /** Why workers are not used, when they are not (reported by doctor and the tool's stats). */
@@ -87,48 +91,23 @@ export class ParsePool {
     // Every worker starts loading the grammar now, while one compiles the pattern and walks: the
     // others would otherwise compile it only once their share arrives, after the walk.
     if (language !== undefined) for (const slot of slots) void this.workers.sendGrammars(slot, [language]).catch(() => {});
-    let files: FileRef[];
-    let oversized = 0;
-    let unnamed: PoolAnswer["unnamed"] = [];
-    const patterns = new Map<string, Pattern>();
-    let failures: Record<string, string> = {};
-    const lister = slots[this.searches++ % slots.length]!;
-    if (scope.kind === "files") files = scope.files;
-    else if (language !== undefined) {
-      const answer = await this.workers.send(lister, { type: "list", scope, root: job.root, language, pattern: job.pattern }, signal);
-      if (answer.type !== "listed") throw new Error(`a parse worker answered a listing with ${answer.type}`);
-      ({ files, oversized } = { files: unpackFiles(answer.files), oversized: answer.oversized });
-      patterns.set(language, answer.pattern!);
-    } else {
-      const listed = await this.workers.send(lister, { type: "list-all", scope, root: job.root }, signal);
-      if (listed.type !== "listed") throw new Error(`a parse worker answered a listing with ${listed.type}`);
-      ({ files, oversized } = { files: unpackFiles(listed.files), oversized: listed.oversized });
-      unnamed = listed.unnamed ?? [];
-      const present = [...new Set(files.map((f) => f.language!))].sort();
-      if (present.length > 0) {
-        const compiled = await this.workers.send(lister, { type: "compile", languages: present, pattern: job.pattern }, signal);
-        if (compiled.type !== "compiled") throw new Error(`a parse worker answered a compile with ${compiled.type}`);
-        for (const [id, pattern] of Object.entries(compiled.patterns)) patterns.set(id, pattern);
-        failures = compiled.failures;
-      }
-    }
-    const skipped = skippedLanguages(files, failures, job.pattern, unnamed);
-    files = files.filter((f) => !(f.language! in failures));
+    const plan = await this.plan(job, slots, signal);
+    const skipped = skippedLanguages(plan.present, plan.failures, job.pattern, plan.unnamed);
+    const { patterns } = plan;
     let done = 0;
-    progress(0, files.length);
-    const jobs: Array<{ slot: WorkerSlot; language: string; share: FileRef[] }> = [];
-    for (const [lang, ofLanguage] of byLanguage(files, language)) {
-      const shares = this.share(ofLanguage, slots.length);
+    progress(0, plan.files);
+    const jobs: Array<{ slot: WorkerSlot; language: string; share: PackedFiles }> = [];
+    for (const [lang, shares] of plan.shares) {
       // Without a listing the pattern is compiled by a job: the first worker gets one, even with no file.
       shares.forEach((share, k) => {
-        if (share.length > 0 || (!patterns.has(lang) && k === 0)) jobs.push({ slot: slots[k]!, language: lang, share });
+        if (share.sizes.length > 0 || (!patterns.has(lang) && k === 0)) jobs.push({ slot: slots[k]!, language: lang, share });
       });
     }
     const results = await Promise.all(
       jobs.map(async ({ slot, language: lang, share }) => {
-        const answer = await this.workers.send(slot, { type: "job", job: { ...search, language: lang, compiled: patterns.get(lang), files: packFiles(share) } }, signal);
+        const answer = await this.workers.send(slot, { type: "job", job: { ...search, language: lang, compiled: patterns.get(lang), files: share } }, signal);
         if (answer.type !== "result") throw new Error(`a parse worker answered a search with ${answer.type}`);
-        progress((done += share.length), files.length);
+        progress((done += share.sizes.length), plan.files);
         if (!patterns.has(lang)) patterns.set(lang, answer.pattern);
         return answer;
       }),
@@ -141,7 +120,46 @@ export class ParsePool {
       stats.compiled += r.stats.compiled;
     }
     const languages = [...patterns.keys()].sort();
-    return { outcomes: results.flatMap((r) => r.outcomes), stats, pattern: languages.length > 0 ? patterns.get(languages[0]!) : undefined, languages, unparsed: skipped, files: files.length, oversized, unnamed };
+    return { outcomes: results.flatMap((r) => r.outcomes), stats, pattern: languages.length > 0 ? patterns.get(languages[0]!) : undefined, languages, unparsed: skipped, files: plan.files, oversized: plan.oversized, unnamed: plan.unnamed };
+  }
+
+  /**
+   * What each worker searches, per language in language order. A directory is listed, its pattern
+   * compiled and its files split by a worker (taking turns), which answers with one packed share per
+   * worker: this thread only passes them on. A list of files the caller named is split here.
+   */
+  private async plan(job: ScopedJob, slots: WorkerSlot[], signal: AbortSignal | undefined): Promise<SearchPlan> {
+    const { scope, language } = job;
+    const lister = slots[this.searches++ % slots.length]!;
+    const plan: SearchPlan = { shares: new Map(), patterns: new Map(), present: {}, failures: {}, files: 0, oversized: 0, unnamed: [] };
+    if (scope.kind === "files") {
+      for (const [lang, files] of byLanguage(scope.files, language)) plan.shares.set(lang, this.homes.split(files).map(packFiles));
+      plan.files = scope.files.length;
+    } else if (language !== undefined) {
+      const answer = await this.workers.send(lister, { type: "list", scope, root: job.root, language, pattern: job.pattern }, signal);
+      if (answer.type !== "listed") throw new Error(`a parse worker answered a listing with ${answer.type}`);
+      plan.shares.set(language, answer.shares);
+      plan.patterns.set(language, answer.pattern);
+      ({ files: plan.files, oversized: plan.oversized } = answer);
+    } else {
+      const listed = await this.workers.send(lister, { type: "list-all", scope, root: job.root }, signal);
+      if (listed.type !== "listed-all") throw new Error(`a parse worker answered a listing with ${listed.type}`);
+      ({ present: plan.present, oversized: plan.oversized, unnamed: plan.unnamed } = listed);
+      const languages = Object.keys(listed.present).sort();
+      if (languages.length > 0) {
+        // The listing goes back as it came: this thread never unpacks it.
+        const compiled = await this.workers.send(lister, { type: "compile", languages, pattern: job.pattern, files: listed.files }, signal);
+        if (compiled.type !== "compiled") throw new Error(`a parse worker answered a compile with ${compiled.type}`);
+        plan.failures = compiled.failures;
+        for (const lang of languages) {
+          if (lang in compiled.failures) continue;
+          plan.patterns.set(lang, compiled.patterns[lang]!);
+          plan.shares.set(lang, compiled.shares[lang]!);
+          plan.files += listed.present[lang]!;
+        }
+      }
+    }
+    return plan;
   }
 
   /** Without workers: the same steps on this thread. */
@@ -159,7 +177,7 @@ export class ParsePool {
         failures[lang] = error.message;
       }
     }
-    const skipped = skippedLanguages(listed.files, failures, job.pattern, listed.unnamed ?? []);
+    const skipped = skippedLanguages(countByLanguage(listed.files), failures, job.pattern, listed.unnamed ?? []);
     const files = listed.files.filter((f) => !(f.language! in failures));
     progress(0, files.length);
     const outcomes: FileOutcome[] = [];
@@ -174,32 +192,6 @@ export class ParsePool {
     progress(files.length, files.length);
     const languages = [...patterns.keys()].sort();
     return { outcomes, stats, pattern: languages.length > 0 ? patterns.get(languages[0]!) : undefined, languages, unparsed: skipped, files: files.length, oversized: listed.oversized, unnamed: listed.unnamed ?? [] };
-  }
-
-  /**
-   * Splits a job between workers. A file seen before goes back to the worker that cached its tree;
-   * new files go, largest first, to the worker with the fewest bytes so far, so a cold query is balanced.
-   */
-  private share(files: readonly FileRef[], count: number): FileRef[][] {
-    const shares: FileRef[][] = Array.from({ length: count }, () => []);
-    const load = new Array<number>(count).fill(0);
-    const fresh = [];
-    for (const file of files) {
-      const home = this.homes.get(file.path);
-      if (home === undefined || home >= count) fresh.push(file);
-      else {
-        shares[home]!.push(file);
-        load[home]! += file.size;
-      }
-    }
-    fresh.sort((a, b) => b.size - a.size);
-    for (const file of fresh) {
-      const home = load.indexOf(Math.min(...load));
-      this.homes.set(file.path, home);
-      shares[home]!.push(file);
-      load[home]! += file.size;
-    }
-    return shares;
   }
 
   /** Forgets cached trees of files just written. */
@@ -251,11 +243,11 @@ function byLanguage(files: FileRef[], language: string | undefined): Map<string,
  * The languages whose files are left out because the pattern does not parse there. When it parses
  * in none of the languages present, the search is an error, not an empty answer.
  */
-function skippedLanguages(files: FileRef[], failures: Record<string, string>, source: string, unnamed: PoolAnswer["unnamed"]): Array<{ language: string; files: number }> {
+function skippedLanguages(present: Record<string, number>, failures: Record<string, string>, source: string, unnamed: PoolAnswer["unnamed"]): Array<{ language: string; files: number }> {
   const failed = Object.keys(failures).sort();
   if (failed.length === 0) return [];
-  const counts = failed.map((language) => ({ language, files: files.filter((f) => f.language === language).length }));
-  if (failed.length === new Set(files.map((f) => f.language)).size) {
+  const counts = failed.map((language) => ({ language, files: present[language] ?? 0 }));
+  if (failed.length === Object.keys(present).length) {
     throw new PatternError(
       `The pattern ${JSON.stringify(source.trim())} does not parse in any language of the files searched (${failed.join(", ")}). ` +
         `Pass language to see where its parse broke in one of them; write a complete expression, statement or declaration, using $NAME for one node and $$$NAME for a run of nodes.` +
@@ -263,6 +255,27 @@ function skippedLanguages(files: FileRef[], failures: Record<string, string>, so
     );
   }
   return counts;
+}
+
+/** How many files of each language. */
+function countByLanguage(files: readonly FileRef[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const file of files) counts[file.language!] = (counts[file.language!] ?? 0) + 1;
+  return counts;
+}
+
+/** What a search with workers asks each of them (parse-pool.ts, plan). */
+interface SearchPlan {
+  /** Per language, in language order, one packed share per worker. */
+  shares: Map<string, PackedFiles[]>;
+  /** The pattern compiled per language, where it was (a job compiles it otherwise). */
+  patterns: Map<string, Pattern>;
+  /** Files listed per language, those where the pattern does not parse included (a search of every language). */
+  present: Record<string, number>;
+  failures: Record<string, string>;
+  files: number;
+  oversized: number;
+  unnamed: PoolAnswer["unnamed"];
 }
 
 function emptyStats(): JobStats {

@@ -1,11 +1,13 @@
 // Entry of a parse worker thread: holds its own tree-sitter runtime, grammars and parse cache,
-// lists directory scopes for the pool, and answers search jobs for the files the pool routes to it.
+// lists directory scopes for the pool and splits them between the workers (file-homes.ts), and
+// answers search jobs for the files routed to it.
 import { collectGarbage } from "../platform/gc.ts";
 import { lowerThisThreadPriority } from "../platform/priority.ts";
+import { FileHomes } from "./file-homes.ts";
 import { GrammarLoader } from "./grammars.ts";
-import { FileSearcher, yieldToEventLoop } from "./file-search.ts";
+import { FileSearcher, yieldToEventLoop, type FileRef } from "./file-search.ts";
 import { ParseCache } from "./parse-cache.ts";
-import { packFiles, unpackFiles } from "./packed-files.ts";
+import { packFiles, unpackFiles, type PackedFiles } from "./packed-files.ts";
 import { PatternError, type Pattern } from "./pattern.ts";
 import { listScope } from "./walk.ts";
 import type { FromWorker, ToWorker } from "./worker-protocol.ts";
@@ -31,6 +33,7 @@ const loader = new GrammarLoader({
   },
 });
 let searcher = new FileSearcher((id) => loader.parser(id), new ParseCache(), { deferTrees: true });
+let homes: FileHomes | undefined;
 
 // Jobs run one at a time so a worker's cache and parser are never used concurrently.
 let queue: Promise<void> = Promise.resolve();
@@ -80,6 +83,7 @@ self.onmessage = (event) => {
   switch (message.type) {
     case "hello":
       runtime = message.runtime;
+      homes = new FileHomes(message.homes, message.workers);
       searcher = new FileSearcher((id) => loader.parser(id), new ParseCache(message.cacheChars), { deferTrees: true });
       self.postMessage({ type: "ready" });
       // Workers start with the first search, which waits on this: the runtime instantiates meanwhile.
@@ -105,8 +109,10 @@ self.onmessage = (event) => {
       return;
     case "list-all":
       try {
-        const { files, oversized, unnamed } = listScope(message.scope, message.root, undefined);
-        self.postMessage({ type: "listed", id: message.id, files: packFiles(files), oversized, unnamed });
+        const { files, oversized, unnamed = [] } = listScope(message.scope, message.root, undefined);
+        const present: Record<string, number> = {};
+        for (const file of files) present[file.language!] = (present[file.language!] ?? 0) + 1;
+        self.postMessage({ type: "listed-all", id: message.id, files: packFiles(files), present, oversized, unnamed });
       } catch (error) {
         self.postMessage(failure(message.id, error));
       }
@@ -141,24 +147,43 @@ async function list(message: Extract<ToWorker, { type: "list" }>): Promise<void>
     // First the pattern: one that does not parse makes the walk pointless.
     const pattern = await searcher.compile(message.language, message.pattern);
     const { files, oversized } = listScope(message.scope, message.root, message.language);
-    self.postMessage({ type: "listed", id: message.id, files: packFiles(files), oversized, pattern });
+    self.postMessage({ type: "listed", id: message.id, shares: packedShares(files), files: files.length, oversized, pattern });
   } catch (error) {
     self.postMessage(failure(message.id, error));
   }
 }
 
 async function compileEach(message: Extract<ToWorker, { type: "compile" }>): Promise<void> {
-  const patterns: Record<string, Pattern> = {};
-  const failures: Record<string, string> = {};
-  for (const language of message.languages) {
-    try {
-      patterns[language] = await searcher.compile(language, message.pattern);
-    } catch (error) {
-      if (!(error instanceof PatternError)) return void self.postMessage(failure(message.id, error));
-      failures[language] = error.message;
+  try {
+    const patterns: Record<string, Pattern> = {};
+    const failures: Record<string, string> = {};
+    for (const language of message.languages) {
+      try {
+        patterns[language] = await searcher.compile(language, message.pattern);
+      } catch (error) {
+        if (!(error instanceof PatternError)) throw error;
+        failures[language] = error.message;
+      }
     }
+    const ofLanguage = new Map<string, FileRef[]>();
+    for (const file of unpackFiles(message.files)) {
+      if (!(file.language! in patterns)) continue;
+      const group = ofLanguage.get(file.language!);
+      if (group) group.push(file);
+      else ofLanguage.set(file.language!, [file]);
+    }
+    const shares: Record<string, PackedFiles[]> = {};
+    for (const [language, files] of ofLanguage) shares[language] = packedShares(files);
+    self.postMessage({ type: "compiled", id: message.id, patterns, shares, failures });
+  } catch (error) {
+    self.postMessage(failure(message.id, error));
   }
-  self.postMessage({ type: "compiled", id: message.id, patterns, failures });
+}
+
+/** The files split between the workers, one packed share per worker. */
+function packedShares(files: readonly FileRef[]): PackedFiles[] {
+  if (!homes) throw new Error("a parse worker was asked to split files before its hello");
+  return homes.split(files).map(packFiles);
 }
 
 function failure(id: number, error: unknown): FromWorker {

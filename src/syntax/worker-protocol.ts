@@ -9,17 +9,21 @@ export type PackedJob = Omit<SearchJob, "files"> & { files: PackedFiles };
 
 export type ToWorker =
   /** Modules compiled once by the pool: every worker shares their machine code. */
-  | { type: "hello"; runtime: WebAssembly.Module; cacheChars: number }
+  | { type: "hello"; runtime: WebAssembly.Module; cacheChars: number; homes: SharedArrayBuffer; workers: number }
   | { type: "grammar"; id: string; module: WebAssembly.Module }
   /**
-   * Compile the pattern, then list a directory scope's files (the walk and its stats stay off the
-   * main thread); the compiled pattern goes with every job of the search.
+   * Compile the pattern, then list a directory scope's files and split them between the workers
+   * (the walk, its stats and the split stay off the main thread); the compiled pattern goes with
+   * every job of the search.
    */
   | { type: "list"; id: number; scope: SearchScope; root: string; language: string; pattern: string }
   /** List a directory's files of every language with a grammar; the pattern is compiled after, per language present. */
   | { type: "list-all"; id: number; scope: SearchScope; root: string }
-  /** Compile the pattern for each language (their grammars were sent before). */
-  | { type: "compile"; id: number; languages: string[]; pattern: string }
+  /**
+   * Compile the pattern for each language (their grammars were sent before), then split the files
+   * listed (by list-all, sent back as they came) of each language where it parses.
+   */
+  | { type: "compile"; id: number; languages: string[]; pattern: string; files: PackedFiles }
   | { type: "job"; id: number; job: PackedJob }
   | { type: "invalidate"; paths: string[] }
   | { type: "cancel"; id: number }
@@ -30,9 +34,12 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: "ready" }
-  | { type: "listed"; id: number; files: PackedFiles; oversized: number; unnamed?: Array<{ language: string; files: number }>; pattern?: Pattern }
-  /** Per language, the compiled pattern or why the pattern does not parse there. */
-  | { type: "compiled"; id: number; patterns: Record<string, Pattern>; failures: Record<string, string> }
+  /** One share of the files per worker (by index), and how many files there are in all. */
+  | { type: "listed"; id: number; shares: PackedFiles[]; files: number; oversized: number; pattern: Pattern }
+  /** Every file with a grammar, and how many of each language, for the compile that follows. */
+  | { type: "listed-all"; id: number; files: PackedFiles; present: Record<string, number>; oversized: number; unnamed: Array<{ language: string; files: number }> }
+  /** Per language, the compiled pattern and its files' shares (one per worker), or why the pattern does not parse there. */
+  | { type: "compiled"; id: number; patterns: Record<string, Pattern>; shares: Record<string, PackedFiles[]>; failures: Record<string, string> }
   | { type: "result"; id: number; outcomes: FileOutcome[]; stats: JobStats; pattern: Pattern }
   | { type: "failed"; id: number; message: string; patternError: boolean }
   | { type: "settled"; id: number };

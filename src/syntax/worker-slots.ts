@@ -53,6 +53,8 @@ export class ParseWorkers {
     private readonly options: WorkerOptions,
     /** Compiled once for all workers (parse-pool.ts): a restarted worker instantiates the same module. */
     private readonly modules: CompiledGrammars,
+    /** The file homes every worker shares (file-homes.ts), a restarted worker too. */
+    private readonly homes: SharedArrayBuffer,
   ) {}
 
   /**
@@ -185,7 +187,7 @@ export class ParseWorkers {
     worker.addEventListener("error", (event) => onDeath((event as ErrorEvent).message || "unknown error"));
     worker.addEventListener("close", () => onDeath("it exited"));
     this.modules.runtimeModule().then(
-      (runtime) => worker.postMessage({ type: "hello", runtime, cacheChars: this.options.cacheChars } satisfies ToWorker),
+      (runtime) => worker.postMessage({ type: "hello", runtime, cacheChars: this.options.cacheChars, homes: this.homes, workers: this.options.workers } satisfies ToWorker),
       (error: Error) => worker.dispatchEvent(new ErrorEvent("error", { message: `the tree-sitter runtime did not compile: ${error.message}` })),
     );
   }
