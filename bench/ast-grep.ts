@@ -13,89 +13,21 @@
 // copied from node_modules and the system's Python library.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient } from "../build/spawn-sidecar.ts";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { astGrepRun, buildCorpus, CORPUS_CASES, DEFAULT_CASES, type Case } from "./ast-grep-corpus.ts";
 import { cpuSeconds } from "./cpu-time.ts";
-import { dirname, join, relative } from "node:path";
+import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
-const AST_GREP = join(root, "node_modules/.bin/ast-grep");
 const binaryAt = process.argv.indexOf("--binary");
 const sidecarCommand = binaryAt > 0 ? [process.argv[binaryAt + 1]!] : [process.execPath, join(root, "src/main.ts")];
 const option = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const WARM_RUNS = 3;
 const CLI_RUNS = 3;
 const COLD_RUNS = Number(option("--cold-runs") ?? 3);
-const MAX_BYTES = 1024 * 1024;
 const AST_GREP_NICE = Number(option("--ast-grep-nice") ?? 0);
-
-interface Case {
-  language: string;
-  astGrepLanguage: string;
-  pattern: string;
-}
-
-/** Over the --corpus checkouts: 14 patterns in 9 languages. */
-const CORPUS_CASES: Case[] = [
-  { language: "python", astGrepLanguage: "python", pattern: "isinstance($X, $T)" },
-  { language: "python", astGrepLanguage: "python", pattern: "raise $E($$$A)" },
-  { language: "go", astGrepLanguage: "go", pattern: "if err != nil { $$$B }" },
-  { language: "go", astGrepLanguage: "go", pattern: "return $A, err" },
-  { language: "rust", astGrepLanguage: "rust", pattern: "$X.unwrap()" },
-  { language: "rust", astGrepLanguage: "rust", pattern: "Arc::new($X)" },
-  { language: "c", astGrepLanguage: "c", pattern: "zfree($P);" },
-  { language: "c", astGrepLanguage: "c", pattern: "memcpy($D, $S, $N)" },
-  { language: "java", astGrepLanguage: "java", pattern: "throw new IllegalArgumentException($$$A)" },
-  { language: "cpp", astGrepLanguage: "cpp", pattern: "IM_ASSERT($$$A)" },
-  { language: "dart", astGrepLanguage: "dart", pattern: "setState($$$A)" },
-  { language: "typescript", astGrepLanguage: "typescript", pattern: "$A ?? $B" },
-  { language: "typescript", astGrepLanguage: "typescript", pattern: "export function $F($$$P) { $$$B }" },
-  { language: "javascript", astGrepLanguage: "javascript", pattern: "$A.forEach($$$B)" },
-];
-
-const DEFAULT_CASES: Case[] = [
-  { language: "javascript", astGrepLanguage: "javascript", pattern: "console.log($$$A)" },
-  { language: "javascript", astGrepLanguage: "javascript", pattern: "new Promise($$$A)" },
-  { language: "javascript", astGrepLanguage: "javascript", pattern: "$A === undefined" },
-  { language: "javascript", astGrepLanguage: "javascript", pattern: "Object.keys($O)" },
-  { language: "typescript", astGrepLanguage: "typescript", pattern: "export declare function $F($$$P): $R;" },
-  { language: "typescript", astGrepLanguage: "typescript", pattern: "$A as $T" },
-  { language: "typescript", astGrepLanguage: "typescript", pattern: "$A ?? $B" },
-  { language: "python", astGrepLanguage: "python", pattern: "isinstance($X, $T)" },
-  { language: "python", astGrepLanguage: "python", pattern: "raise $E($$$A)" },
-];
-
-/** Copies files of the given extensions from `from` into the corpus under `as` (skipping hidden paths and big files). */
-function gather(from: string, as: string, corpus: string, accept: (name: string) => boolean, limit = 4000): number {
-  let copied = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (copied >= limit || entry.name.startsWith(".")) continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile() && accept(entry.name) && statSync(path).size <= MAX_BYTES) {
-        const target = join(corpus, as, relative(from, path).replaceAll("node_modules", "nm"));
-        mkdirSync(dirname(target), { recursive: true });
-        cpSync(path, target);
-        copied++;
-      }
-    }
-  };
-  if (existsSync(from)) walk(from);
-  return copied;
-}
-
-function buildCorpus(): string {
-  const corpus = join(tmpdir(), "sidecar-bench-corpus");
-  rmSync(corpus, { recursive: true, force: true });
-  mkdirSync(corpus, { recursive: true });
-  const js = gather(join(root, "node_modules"), "js", corpus, (n) => n.endsWith(".js"));
-  const ts = gather(join(root, "node_modules"), "ts", corpus, (n) => n.endsWith(".ts") && !n.endsWith(".d.mts"));
-  const py = gather("/usr/lib/python3.11", "py", corpus, (n) => n.endsWith(".py"));
-  console.log(`corpus ${corpus}: ${js} .js, ${ts} .ts, ${py} .py files`);
-  return corpus;
-}
 
 /** Resident memory of a process in MB (parse workers are threads of it). */
 function rssOf(pid: number): number {
@@ -106,19 +38,6 @@ function rssOf(pid: number): number {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-function astGrepRun(c: Case, corpus: string): { ms: number; cpu: number; count: number; keys: Set<string> } {
-  const started = performance.now();
-  const cpuBefore = cpuSeconds(process.pid, { reaped: true }) - cpuSeconds(process.pid);
-  const args = ["run", "-p", c.pattern, "-l", c.astGrepLanguage, "--json=compact", corpus];
-  const [command, argv] = AST_GREP_NICE > 0 ? ["nice", ["-n", String(AST_GREP_NICE), AST_GREP, ...args]] : [AST_GREP, args];
-  const run = spawnSync(command, argv, { encoding: "utf8", maxBuffer: 1 << 28 });
-  const ms = performance.now() - started;
-  const cpu = cpuSeconds(process.pid, { reaped: true }) - cpuSeconds(process.pid) - cpuBefore;
-  const found = JSON.parse(run.stdout || "[]") as { file: string; range: { start: { line: number; column: number } } }[];
-  // Nested matches can share a start (`a as B as C`), so the count is kept apart from the key set.
-  return { ms, cpu, count: found.length, keys: new Set(found.map((m) => `${relative(corpus, m.file)}:${m.range.start.line + 1}:${m.range.start.column + 1}`)) };
 }
 
 interface Sidecar {
@@ -160,7 +79,7 @@ const cpuRatios: number[] = [];
 const loads: number[] = [loadavg()[0]!];
 const warmRatios: number[] = [];
 for (const c of CASES) {
-  const cli = Array.from({ length: CLI_RUNS }, () => astGrepRun(c, corpus));
+  const cli = Array.from({ length: CLI_RUNS }, () => astGrepRun(c, corpus, AST_GREP_NICE));
   const cliMs = median(cli.map((r) => r.ms));
   const colds: Array<{ ms: number; cpu: number; total: number; keys: Set<string>; notes: string[] }> = [];
   let warmMs = 0;
