@@ -9,6 +9,7 @@ import type { GrammarSource } from "../host/runtime.ts";
 import { compiledGrammars, GrammarLoader, type CompiledGrammars } from "./grammars.ts";
 import { FileSearcher, type FileOutcome, type FileRef, type JobStats, type SearchJob } from "./file-search.ts";
 import { FileHomes } from "./file-homes.ts";
+import { byLanguage, countByLanguage } from "./language-groups.ts";
 import { packFiles, type PackedFiles } from "./packed-files.ts";
 import { ParseCache } from "./parse-cache.ts";
 import { PatternError, type Pattern } from "./pattern.ts";
@@ -227,18 +228,6 @@ export class ParsePool {
   }
 }
 
-/** Files by language, in language order; `language` stands for all of them when the search has one. */
-function byLanguage(files: FileRef[], language: string | undefined): Map<string, FileRef[]> {
-  const groups = new Map<string, FileRef[]>();
-  if (language !== undefined) return groups.set(language, files);
-  for (const file of files) {
-    const group = groups.get(file.language!);
-    if (group) group.push(file);
-    else groups.set(file.language!, [file]);
-  }
-  return new Map([...groups].sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
 /**
  * The languages whose files are left out because the pattern does not parse there. When it parses
  * in none of the languages present, the search is an error, not an empty answer.
@@ -254,13 +243,6 @@ function skippedLanguages(present: Record<string, number>, failures: Record<stri
         unnamed.map((u) => ` ${u.files} ${u.language} file(s) were not searched: pass language: "${u.language}" to search them.`).join(""),
     );
   }
-  return counts;
-}
-
-/** How many files of each language. */
-function countByLanguage(files: readonly FileRef[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const file of files) counts[file.language!] = (counts[file.language!] ?? 0) + 1;
   return counts;
 }
 

@@ -5,6 +5,7 @@ import { collectGarbage } from "../platform/gc.ts";
 import { lowerThisThreadPriority } from "../platform/priority.ts";
 import { FileHomes } from "./file-homes.ts";
 import { GrammarLoader } from "./grammars.ts";
+import { byLanguage, countByLanguage } from "./language-groups.ts";
 import { FileSearcher, yieldToEventLoop, type FileRef } from "./file-search.ts";
 import { ParseCache } from "./parse-cache.ts";
 import { packFiles, unpackFiles, type PackedFiles } from "./packed-files.ts";
@@ -110,9 +111,7 @@ self.onmessage = (event) => {
     case "list-all":
       try {
         const { files, oversized, unnamed = [] } = listScope(message.scope, message.root, undefined);
-        const present: Record<string, number> = {};
-        for (const file of files) present[file.language!] = (present[file.language!] ?? 0) + 1;
-        self.postMessage({ type: "listed-all", id: message.id, files: packFiles(files), present, oversized, unnamed });
+        self.postMessage({ type: "listed-all", id: message.id, files: packFiles(files), present: countByLanguage(files), oversized, unnamed });
       } catch (error) {
         self.postMessage(failure(message.id, error));
       }
@@ -165,15 +164,8 @@ async function compileEach(message: Extract<ToWorker, { type: "compile" }>): Pro
         failures[language] = error.message;
       }
     }
-    const ofLanguage = new Map<string, FileRef[]>();
-    for (const file of unpackFiles(message.files)) {
-      if (!(file.language! in patterns)) continue;
-      const group = ofLanguage.get(file.language!);
-      if (group) group.push(file);
-      else ofLanguage.set(file.language!, [file]);
-    }
     const shares: Record<string, PackedFiles[]> = {};
-    for (const [language, files] of ofLanguage) shares[language] = packedShares(files);
+    for (const [language, files] of byLanguage(unpackFiles(message.files), undefined)) if (language in patterns) shares[language] = packedShares(files);
     self.postMessage({ type: "compiled", id: message.id, patterns, shares, failures });
   } catch (error) {
     self.postMessage(failure(message.id, error));
