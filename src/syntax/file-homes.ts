@@ -15,7 +15,7 @@ export class FileHomes {
 
   /** `memory` is `FileHomes.memory()` on the thread that made it, and the same buffer in every worker. */
   constructor(
-    readonly memory: SharedArrayBuffer,
+    memory: SharedArrayBuffer,
     /** The workers files are split between (homes 0 … workers - 1). */
     private readonly workers: number,
   ) {
