@@ -6,16 +6,18 @@
 // once the engine has optimised the grammar. ast-grep's time is for its whole run (walk, parse of
 // every file of the language, match), on the same corpus.
 // Usage: bun bench/wasm-floor.ts [--corpus DIR] [--only TEXT] [--threads N=2] [--passes N=3]
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { bunPrimitives } from "../src/runtime/bun.ts";
 import { compiledGrammars, GrammarLoader, grammarForPath } from "../src/syntax/grammars.ts";
-import { FileSearcher } from "../src/syntax/file-search.ts";
+import { FileHomes } from "../src/syntax/file-homes.ts";
+import { FileSearcher, type FileRef } from "../src/syntax/file-search.ts";
 import { ParseCache } from "../src/syntax/parse-cache.ts";
 import { TextFacts } from "../src/syntax/text-facts.ts";
 import { walkFiles } from "../src/syntax/walk.ts";
 import { astGrepRun, buildCorpus, CORPUS_CASES, DEFAULT_CASES } from "./ast-grep-corpus.ts";
+import { median } from "./stats.ts";
 import type { FloorJob } from "./wasm-floor-worker.ts";
 
 const option = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -28,25 +30,19 @@ const only = option("--only");
 const cases = (corpusOption ? CORPUS_CASES : DEFAULT_CASES).filter((c) => only === undefined || c.pattern.includes(only));
 
 const modules = compiledGrammars(bunPrimitives.grammars);
-const searcher = new FileSearcher((id) => new GrammarLoader(modules).parser(id), new ParseCache());
+const loader = new GrammarLoader(modules);
+const searcher = new FileSearcher((id) => loader.parser(id), new ParseCache());
 
 /** The files of `language` that the sidecar's prefilter would parse for `pattern`. */
-async function candidates(language: string, pattern: string): Promise<Array<{ path: string; size: number }>> {
+async function candidates(language: string, pattern: string): Promise<FileRef[]> {
   const compiled = await searcher.compile(language, pattern);
   const { files } = walkFiles(corpus, { root: corpus, accept: (name) => grammarForPath(name) === language, maxFileBytes: 1024 * 1024 });
-  return files.filter((f) => new TextFacts().holdsAll(readFileSync(f.path, "utf8"), compiled)).map((f) => ({ path: f.path, size: statSync(f.path).size }));
+  return files.filter((f) => new TextFacts().holdsAll(readFileSync(f.path, "utf8"), compiled));
 }
 
-/** Largest first to the lightest thread, as the pool splits a cold search. */
-function split(files: Array<{ path: string; size: number }>, count: number): string[][] {
-  const shares: string[][] = Array.from({ length: count }, () => []);
-  const load = new Array<number>(count).fill(0);
-  for (const file of [...files].sort((a, b) => b.size - a.size)) {
-    const k = load.indexOf(Math.min(...load));
-    shares[k]!.push(file.path);
-    load[k]! += file.size;
-  }
-  return shares;
+/** Split as the pool splits a cold search (largest first to the lightest thread). */
+function split(files: FileRef[], count: number): string[][] {
+  return new FileHomes(FileHomes.memory(), count).split(files).map((share) => share.map((f) => f.path));
 }
 
 /** Each pass's wall time over all threads (the slowest thread's), in a fresh set of threads. */
@@ -80,7 +76,7 @@ for (const c of cases) {
     console.log(`  ${c.pattern}: no ${c.language} file of the corpus holds what the pattern needs; left out of the median`);
     continue;
   }
-  const cli = [0, 1, 2].map(() => astGrepRun(c, corpus).ms).sort((a, b) => a - b)[1]!;
+  const cli = median([0, 1, 2].map(() => astGrepRun(c, corpus).ms));
   const passes = await parsePasses(c.language, split(files, THREADS));
   const first = passes[0]!;
   const last = passes[PASSES - 1]!;
@@ -91,6 +87,5 @@ for (const c of cases) {
 }
 const widths = rows[0]!.map((_, k) => Math.max(...rows.map((r) => r[k]!.length)));
 for (const row of rows) console.log(row.map((cell, k) => cell.padEnd(widths[k]!)).join("  "));
-const sorted = [...firstRatios].sort((a, b) => a - b);
-console.log(`median first-pass ratio (bare parse of the candidates, ${THREADS} threads) / ast-grep: ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}×`);
+console.log(`median first-pass ratio (bare parse of the candidates, ${THREADS} threads) / ast-grep: ${median(firstRatios).toFixed(2)}×`);
 console.log(`load average (1 min) during the run: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${availableParallelism()} cores; corpus ${join(corpus)}`);
