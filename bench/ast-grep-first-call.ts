@@ -8,9 +8,10 @@ import { join, resolve } from "node:path";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
 import { residentBytes } from "../src/platform/resident-memory.ts";
 import { median, ms } from "./stats.ts";
+import { countArg } from "./args.ts";
 
 const binary = resolve(process.argv[2] ?? "dist/sidecar");
-const RUNS = Number(process.argv[3] ?? 7);
+const RUNS = countArg(3, "RUNS", 7, "bun bench/ast-grep-first-call.ts [BINARY] [RUNS=7]");
 const PAUSE_MS = 1000;
 
 // A small mixed workspace: the first call's cost is starting workers and loading grammars, not parsing.

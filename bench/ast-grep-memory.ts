@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { connect as connectSyntax } from "../src/syntax/connect.ts";
 import { bunPrimitives } from "../src/runtime/bun.ts";
 import { Lifecycle } from "../src/host/lifecycle.ts";
+import { countArg } from "./args.ts";
 
 const ROUNDS = 8;
 const SEARCHES_PER_ROUND = 200;
@@ -15,7 +16,7 @@ const workdir = mkdtempSync(join(tmpdir(), "leak-"));
 for (const part of ["src", "test", "bench", "tsconfig.json", "package.json"]) cpSync(join(root, part), join(workdir, part), { recursive: true });
 const lifecycle = new Lifecycle();
 const syntax = connectSyntax({}, { workdir, conversation: undefined, stateDir: undefined, trust: "none", runtime: bunPrimitives, lifecycle });
-const concurrency = Number(process.argv[2] ?? 1);
+const concurrency = countArg(2, "CONCURRENCY", 1, "bun bench/ast-grep-memory.ts [CONCURRENCY=1]");
 const rss = () => (process.memoryUsage().rss / 2 ** 20).toFixed(0);
 for (let round = 0; round < ROUNDS; round++) {
   const s = performance.now();

@@ -9,8 +9,9 @@ import { dirname, join } from "node:path";
 import { writeFilesAtomically, type FileChange } from "../src/workspace/atomic-write.ts";
 import { writeFolders } from "../src/workspace/write-folders.ts";
 import { median, ms } from "./stats.ts";
+import { countArg } from "./args.ts";
 
-const ROUNDS = Number(process.argv[2] ?? 200);
+const ROUNDS = countArg(2, "ROUNDS", 200, "bun bench/atomic-write.ts [ROUNDS=200]");
 const root = realpathSync(mkdtempSync(join(tmpdir(), "sidecar-bench-write-")));
 const CONTENT = "export const value = 1;\n".repeat(200); // about 5 KB, a typical source file
 

@@ -7,8 +7,9 @@ import { join } from "node:path";
 import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
 import { cpuSeconds } from "./cpu-time.ts";
+import { countArg } from "./args.ts";
 
-const CALLS = Number(process.argv[2] ?? 200);
+const CALLS = countArg(2, "CALLS", 200, "bun bench/call-cost.ts [CALLS=200] [KIND...]");
 const ONLY = process.argv.slice(3);
 const root = join(import.meta.dir, "..");
 const workdir = mkdtempSync(join(tmpdir(), "sidecar-cost-"));

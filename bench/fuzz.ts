@@ -12,9 +12,10 @@ import { fuzz } from "../test/hardening/fuzz-driver.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { countArg } from "./args.ts";
 
-const count = Number(process.argv[2] ?? 100_000);
-const seed = Number(process.argv[3] ?? 1);
+const count = countArg(2, "N", 100_000, "bun bench/fuzz.ts [N=100000] [SEED=1]");
+const seed = countArg(3, "SEED", 1, "bun bench/fuzz.ts [N=100000] [SEED=1]", 0);
 const workdir = mkdtempSync(join(tmpdir(), "sidecar-fuzz-"));
 const settings = settle(parseConfig({ workdir, conversation: "fuzz", resources: { parser: {}, languageServers: {}, debugAdapters: {}, kernels: {} } }));
 const lifecycle = new Lifecycle();

@@ -32,10 +32,12 @@ import { cpuSeconds, machineCpu } from "./cpu-time.ts";
 import type { LoadClientJob } from "./load-client.ts";
 import { loadKinds, type Tally } from "./load-kinds.ts";
 import { ms, percentile } from "./stats.ts";
+import { countArg } from "./args.ts";
 
-const SECONDS = Number(process.argv[2] ?? 60);
-const SESSIONS = Number(process.argv[3] ?? 50);
-const THINK_MS = Number(process.argv[4] ?? 0);
+const USAGE = "bun bench/load.ts [SECONDS=60] [SESSIONS=50] [THINK_MS=0]";
+const SECONDS = countArg(2, "SECONDS", 60, USAGE);
+const SESSIONS = countArg(3, "SESSIONS", 50, USAGE);
+const THINK_MS = countArg(4, "THINK_MS", 0, USAGE, 0);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 2);
 const PROCESSES = Math.max(1, Math.min(SESSIONS, Number(process.env.LOAD_PROCESSES ?? 5)));
 const CLIENT_NICE = Number(process.env.LOAD_CLIENT_NICE ?? 0);

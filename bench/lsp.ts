@@ -16,8 +16,9 @@ import { startRun } from "../src/run/start.ts";
 import { bunPrimitives } from "../src/runtime/bun.ts";
 import { lspTool } from "../src/tools/lsp.ts";
 import { tempDir } from "../test/helpers/temp-dir.ts";
+import { countArg } from "./args.ts";
 
-const SAMPLES = Number(process.argv[2] ?? 30);
+const SAMPLES = countArg(2, "samples", 30, "bun bench/lsp.ts [samples=30] [servers,…]");
 const ONLY = process.argv[3]?.split(",");
 const RENAMES = Math.max(3, Math.round(SAMPLES / 6));
 const FILES = 40;

@@ -1,0 +1,17 @@
+// Reading the bench scripts' numeric arguments: a word where a count belongs (say a binary's path
+// passed first) would otherwise become NaN, and a run would print NaN figures after minutes of work.
+
+/**
+ * The whole number at `process.argv[position]`, `fallback` when it is absent. Anything else exits
+ * with status 2 and a line naming the argument, what was given and the script's usage.
+ */
+export function countArg(position: number, name: string, fallback: number, usage: string, minimum = 1): number {
+  const given = process.argv[position];
+  if (given === undefined) return fallback;
+  const value = Number(given);
+  if (given.trim() === "" || !Number.isInteger(value) || value < minimum) {
+    console.error(`${name} must be a whole number of at least ${minimum}; got ${JSON.stringify(given)}.\nUsage: ${usage}`);
+    process.exit(2);
+  }
+  return value;
+}
