@@ -19,6 +19,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { astGrepRun, buildCorpus, CORPUS_CASES, DEFAULT_CASES, type Case } from "./ast-grep-corpus.ts";
 import { cpuSeconds } from "./cpu-time.ts";
 import { join } from "node:path";
+import { median } from "./stats.ts";
 
 const root = join(import.meta.dir, "..");
 const binaryAt = process.argv.indexOf("--binary");
@@ -35,10 +36,6 @@ function rssOf(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 interface Sidecar {
   child: ChildProcess;

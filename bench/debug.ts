@@ -16,6 +16,7 @@ import { detectStatic, INITIALIZE_ARGUMENTS } from "../src/dap/detect.ts";
 import { TRUST_ALL } from "../src/dap/locate.ts";
 import { startRun } from "../src/run/start.ts";
 import { bunPrimitives } from "../src/runtime/bun.ts";
+import { median } from "./stats.ts";
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 /** Adapters to measure (default all): `bun bench/debug.ts 5 lldb` measures lldb alone. */
@@ -83,12 +84,6 @@ function phases(began: number, ended: number): Pick<Round, "toAdapter" | "afterS
   return { toAdapter: (marks.initialize ?? NaN) - began, afterStop: ended - (marks.stopped ?? NaN) };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  // An even count averages the two middle values (the upper one alone biased 4-round medians up).
-  return sorted.length % 2 ? sorted[middle]! : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
-}
 
 function waitEvent(connection: DapConnection, name: string): Promise<DebugProtocol.Event> {
   return new Promise((resolve, reject) => {

@@ -9,6 +9,7 @@ import { missingBridge } from "../src/kernel/bridge-client.ts";
 import { KernelFactory, type CellRequest } from "../src/kernel/factory.ts";
 import { KernelProcess } from "../src/kernel/kernel-process.ts";
 import { launchPlan, type KernelLanguage } from "../src/kernel/launch.ts";
+import { median } from "./stats.ts";
 
 const COLD_RUNS = 7;
 const WARM_RUNS = 200;
@@ -21,10 +22,6 @@ const binary = join(root, "dist", "sidecar");
 const selfCommand = existsSync(binary) ? [binary] : [process.execPath, join(root, "src", "main.ts")];
 const signal = new AbortController().signal;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 function factory(): KernelFactory {
   return new KernelFactory({ python: PYTHON }, root, selfCommand, missingBridge());

@@ -17,6 +17,7 @@ import { bunPrimitives } from "../src/runtime/bun.ts";
 import { lspTool } from "../src/tools/lsp.ts";
 import { tempDir } from "../test/helpers/temp-dir.ts";
 import { countArg } from "./args.ts";
+import { median } from "./stats.ts";
 
 const SAMPLES = countArg(2, "samples", 30, "bun bench/lsp.ts [samples=30] [servers,…]");
 const ONLY = process.argv[3]?.split(",");
@@ -24,7 +25,6 @@ const RENAMES = Math.max(3, Math.round(SAMPLES / 6));
 const FILES = 40;
 process.env.PATH = `${join(resolve(import.meta.dir, ".."), "node_modules", ".bin")}${delimiter}${process.env.PATH}`;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(1).padStart(6)} ms`;
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {

@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { spawnSidecar } from "../build/spawn-sidecar.ts";
 import { formatBytes, ServerCache } from "../src/lsp/provision/cache.ts";
 import { PY_PROJECT, TS_PROJECT } from "../test/lsp/fixtures.ts";
+import { median } from "./stats.ts";
 
 const REPO = resolve(import.meta.dir, "..");
 const args = process.argv.slice(2);
@@ -26,7 +27,6 @@ const QUERIES = {
 
 type Mode = "empty cache" | "warm cache" | "PATH + Node (reference)";
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 function scratch(prefix: string): string {

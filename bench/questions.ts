@@ -4,15 +4,12 @@ import { startQuestionPort } from "../test/helpers/question-port.ts";
 import { echoTool } from "../test/helpers/probe-tools.ts";
 import { startTestRun } from "../test/helpers/sidecar.ts";
 import { tempDir } from "../test/helpers/temp-dir.ts";
+import { median } from "./stats.ts";
 
 const ROUNDS = 50;
 const WARM_UP = 10;
 const question = { question: "Which?", options: [{ label: "A" }, { label: "B" }] };
 
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 async function time(round: () => Promise<unknown>): Promise<number> {
   for (let i = 0; i < WARM_UP; i++) await round();

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { vibeSettings } from "../src/config/resources/vibe.ts";
 import { WorkerRoster } from "../src/workers/roster.ts";
+import { median } from "./stats.ts";
 
 const ROUNDS = Number(process.argv[2] ?? 15);
 /** Bound on one measured step; a step that hits it is reported, not hidden. */
@@ -19,10 +20,6 @@ const settings = v.parse(vibeSettings, { fast: { command: ["sh", script], concur
 const roster = new WorkerRoster(settings, workdir, undefined);
 const never = new AbortController().signal;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 async function finished(id: string): Promise<void> {
   if (!(await roster.waitUntilFinal(id, STEP_LIMIT_MS, never))) throw new Error(`${id} did not finish within ${STEP_LIMIT_MS} ms`);
