@@ -50,6 +50,17 @@ function gitCheckout(dir: TempDir, config: Record<string, unknown>): string {
   return file;
 }
 
+/**
+ * The folder the worker wrote to `.where`, once its line is whole: `pwd > .where` creates the file
+ * before it writes the line, and a read in between saw "" (the state folder then came out as
+ * "../../..", an ancestor of the test's folder, which exists: 2 failures in 124 runs, four at a time).
+ */
+function whereTheWorkerRuns(dir: TempDir): string | undefined {
+  const file = join(dir.path, ".where");
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  return text.endsWith("\n") ? text.trim() : undefined;
+}
+
 function worktrees(dir: TempDir): string[] {
   return execFileSync("git", ["-C", dir.path, "worktree", "list", "--porcelain"], { encoding: "utf8" })
     .split("\n")
@@ -64,8 +75,9 @@ describe("stderr with no reader", () => {
     const client = await sidecar.connect();
     const spawned = await client.callTool({ name: "vibe_spawn", arguments: { brief: "wait", label: "waits", tier: "good" } });
     expect(spawned.isError).toBeFalsy();
-    const worktree = await until("the worker to start", () => existsSync(join(dir.path, ".where")) && readFileSync(join(dir.path, ".where"), "utf8").trim());
+    const worktree = await until("the worker to start", () => whereTheWorkerRuns(dir));
     const stateDir = join(worktree, "..", "..", "..");
+    expect(stateDir).toContain("sidecar-state-"); // the run's temporary state, never "/" or the checkout
     expect(existsSync(stateDir)).toBe(true);
     expect(worktrees(dir)).toHaveLength(2);
     await client.close();
