@@ -3,7 +3,7 @@
 // cold first query (fresh sidecar) and a warm repeat, and the sidecar's RSS after each.
 // CPU seconds (user + system) are printed beside the wall times: on a machine shared with other
 // work the wall ratio swings with the load, the CPU each tool spent on the same search does not.
-// Usage: bun bench/ast-grep.ts [--binary dist/sidecar] [--corpus DIR] [--cold-runs N] [--only TEXT]
+// Usage: bun bench/ast-grep.ts [--binary dist/sidecar] [--corpus DIR] [--cold-runs N] [--only TEXT] [--ast-grep-nice N]
 //        [--ast-grep-nice N]
 // --only TEXT: just the cases whose pattern contains TEXT. --ast-grep-nice N: run the CLI N nice
 // steps down, as the sidecar's parse workers run (10): on a machine busy with other work, a search
@@ -19,16 +19,17 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { astGrepRun, buildCorpus, CORPUS_CASES, DEFAULT_CASES, type Case } from "./ast-grep-corpus.ts";
 import { cpuSeconds } from "./cpu-time.ts";
 import { join } from "node:path";
+import { countOption, optionArg } from "./args.ts";
 import { median } from "./stats.ts";
 
 const root = join(import.meta.dir, "..");
-const binaryAt = process.argv.indexOf("--binary");
-const sidecarCommand = binaryAt > 0 ? [process.argv[binaryAt + 1]!] : [process.execPath, join(root, "src/main.ts")];
-const option = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const binary = optionArg("--binary");
+const sidecarCommand = binary !== undefined ? [binary] : [process.execPath, join(root, "src/main.ts")];
 const WARM_RUNS = 3;
 const CLI_RUNS = 3;
-const COLD_RUNS = Number(option("--cold-runs") ?? 3);
-const AST_GREP_NICE = Number(option("--ast-grep-nice") ?? 0);
+const USAGE = "bun bench/ast-grep.ts [--binary dist/sidecar] [--corpus DIR] [--cold-runs N] [--only TEXT] [--ast-grep-nice N]";
+const COLD_RUNS = countOption("--cold-runs", 3, USAGE);
+const AST_GREP_NICE = countOption("--ast-grep-nice", 0, USAGE, 0);
 
 /** Resident memory of a process in MB (parse workers are threads of it). */
 function rssOf(pid: number): number {
@@ -66,9 +67,9 @@ async function sidecarQuery(s: Sidecar, c: Case): Promise<{ ms: number; cpu: num
   return { ms, cpu, total: data.total, keys: new Set(data.matches.map((m) => `${m.path}:${m.start.line}:${m.start.column}`)), notes: data.notes };
 }
 
-const corpusOption = option("--corpus");
+const corpusOption = optionArg("--corpus");
 const corpus = corpusOption ?? buildCorpus();
-const only = option("--only");
+const only = optionArg("--only");
 const CASES = (corpusOption ? CORPUS_CASES : DEFAULT_CASES).filter((c) => only === undefined || c.pattern.includes(only));
 const rows: string[][] = [["pattern", "lang", "matches", "ast-grep ms", "cold ms", "warm ms", "cold ×", "warm ×", "CPU s ast-grep/cold", "CPU ×", "RSS cold/warm MB", "same"]];
 const coldRatios: number[] = [];

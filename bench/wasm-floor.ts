@@ -17,16 +17,17 @@ import { ParseCache } from "../src/syntax/parse-cache.ts";
 import { TextFacts } from "../src/syntax/text-facts.ts";
 import { walkFiles } from "../src/syntax/walk.ts";
 import { astGrepRun, buildCorpus, CORPUS_CASES, DEFAULT_CASES } from "./ast-grep-corpus.ts";
+import { countOption, optionArg } from "./args.ts";
 import { median } from "./stats.ts";
 import type { FloorJob } from "./wasm-floor-worker.ts";
 
-const option = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
-const THREADS = Number(option("--threads") ?? 2);
-const PASSES = Math.max(2, Number(option("--passes") ?? 3));
-const corpusOption = option("--corpus");
+const USAGE = "bun bench/wasm-floor.ts [--corpus DIR] [--only TEXT] [--threads N=2] [--passes N=3]";
+const THREADS = countOption("--threads", 2, USAGE);
+const PASSES = Math.max(2, countOption("--passes", 3, USAGE));
+const corpusOption = optionArg("--corpus");
 if (corpusOption !== undefined && !existsSync(corpusOption)) throw new Error(`--corpus ${corpusOption} does not exist: pass a folder of checkouts (bench/ast-grep.ts says which), or leave it out for the copied corpus.`);
 const corpus = corpusOption ?? buildCorpus();
-const only = option("--only");
+const only = optionArg("--only");
 const cases = (corpusOption ? CORPUS_CASES : DEFAULT_CASES).filter((c) => only === undefined || c.pattern.includes(only));
 
 const modules = compiledGrammars(bunPrimitives.grammars);
