@@ -159,7 +159,7 @@ async function main() {
   for (const project of projects) await dir.write(project.files);
   const run = await startRun(settle(parseConfig({ workdir: dir.path, resources: { languageServers: {} } })), bunPrimitives);
   const mcp = await connectClient(run.url, run.surfaces.default!, "bench");
-  const services = run.services.languageServers!;
+  const services = run.resources.lsp!;
   // In process: the tool's own run(), without MCP and HTTP around it.
   const tool = lspTool(services);
   const context = { signal: new AbortController().signal, progress: () => {}, describeWork: () => {}, surface: "default", tiers: ["read" as const] };

@@ -4,30 +4,22 @@ import { settle } from "../config/load.ts";
 import type { DoctorGroup, DoctorRow } from "../doctor/check.ts";
 import { buildReport, formatReport } from "../doctor/report.ts";
 import type { RuntimePrimitives } from "../host/runtime.ts";
-import { debugAdapterChecks } from "../dap/doctor.ts";
-import { kernelChecks } from "../kernel/doctor.ts";
-import { languageServerChecks } from "../lsp/doctor.ts";
-import { grammarChecks } from "../syntax/doctor.ts";
-import { workerChecks } from "../workers/doctor.ts";
+import { RESOURCES } from "../run/resources.ts";
 import type { CliFlags } from "./args.ts";
 import { effectiveConfig } from "./load-settings.ts";
 import { ProbeProgress } from "./probe-progress.ts";
 
 interface Probe {
   label: string;
-  /** The resource the group's tools need; absent means the binary itself (grammars). */
+  /** The config key of the resource the group's tools need; absent means the binary itself (grammars). */
   resource?: keyof ConnectedResources;
   check: DoctorGroup;
 }
 
-/** In the order the report lists them: the binary first, then what an agent calls most. */
-const PROBES: Probe[] = [
-  { label: "grammars", check: grammarChecks },
-  { label: "language servers", resource: "languageServers", check: languageServerChecks },
-  { label: "debug adapters", resource: "debugAdapters", check: debugAdapterChecks },
-  { label: "kernels", resource: "kernels", check: kernelChecks },
-  { label: "workers", resource: "vibe", check: workerChecks },
-];
+/** Each resource's probe, in the order the report lists them: the binary first, then the resources' order. */
+const PROBES: Probe[] = RESOURCES.flatMap(({ doctor, configKey }) => (doctor ? [{ label: doctor.label, check: doctor.check, ...(doctor.always ? {} : { resource: configKey }) }] : [])).sort(
+  (a, b) => Number(a.resource !== undefined) - Number(b.resource !== undefined),
+);
 
 export async function doctorCommand(flags: CliFlags, runtime: RuntimePrimitives): Promise<number> {
   // The same config `serve` would run: its workdir, its server/adapter/interpreter overrides, what it leaves out.

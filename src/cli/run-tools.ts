@@ -1,10 +1,11 @@
 // The tools a run's settings register, without serving them: for `tools`, `check-config` and the no-tool warning.
 import type { RunSettings } from "../config/load.ts";
+import { toolCatalog } from "../run/catalog.ts";
 import { connectResources } from "../run/connect.ts";
+import { RESOURCES } from "../run/resources.ts";
 import { Lifecycle } from "../host/lifecycle.ts";
 import type { RuntimePrimitives } from "../host/runtime.ts";
 import { ToolRegistry } from "../tool/registry.ts";
-import { toolCatalog } from "../tools/catalog.ts";
 
 /** Connects the run's resources (nothing starts until used), hands the registry to `use`, then closes them. */
 export async function withRunTools<T>(settings: RunSettings, runtime: RuntimePrimitives, use: (registry: ToolRegistry) => T): Promise<T> {
@@ -19,5 +20,6 @@ export async function withRunTools<T>(settings: RunSettings, runtime: RuntimePri
 /** Said on stderr when a run would serve nothing: a config that only sets `listen` once did, silently. */
 export function noToolWarning(registry: ToolRegistry): string | undefined {
   if (registry.all().length > 0) return undefined;
-  return "this run serves no tool: every resource is left out (false) or lacks what its tools need (debug needs a conversation, ask_user a space; vibe tools appear only while vibe mode is on). See docs/config.md.";
+  const needs = RESOURCES.flatMap((resource) => resource.toolsNeed ?? []).join("; ");
+  return `this run serves no tool: every resource is left out (false) or lacks what its tools need (${needs}). See docs/config.md.`;
 }

@@ -1,27 +1,22 @@
-// The harness-facing HTTP routes of a run, as data: each domain adds the routes its resource needs.
+// The harness-facing HTTP routes of a run, as data: each resource adds the routes it needs.
 import type { CallRecord } from "../activity/call-record.ts";
 import type { HarnessRoute } from "../host/harness-route.ts";
-import { afterWriteRoute } from "../lsp/harness-route.ts";
 import { operatorPageRoutes } from "../questions/page/page-routes.ts";
-import { permissionRoute } from "../questions/permission-route.ts";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
 import { runGlance } from "./glance.ts";
-import type { RunResources } from "../tools/run-resources.ts";
-import { vibeModeRoutes } from "./vibe-mode-route.ts";
+import { connected, type RunResources } from "./resources.ts";
 
-export function harnessRoutes(services: RunResources, registry: ToolRegistry, surfaces: readonly Surface[], record: CallRecord): HarnessRoute[] {
-  const { questions } = services;
+export function harnessRoutes(resources: RunResources, registry: ToolRegistry, surfaces: readonly Surface[], record: CallRecord): HarnessRoute[] {
+  const { questions } = resources;
   return [
-    ...(services.languageServers ? [afterWriteRoute(services.languageServers)] : []),
-    ...(questions ? [permissionRoute(questions)] : []),
+    ...connected(resources).flatMap(({ resource, service }) => resource.routes?.(service, { registry }) ?? []),
     ...(questions?.board && questions.page
       ? operatorPageRoutes(questions.board, questions.page, {
-          glance: () => runGlance(services, registry, surfaces),
+          glance: () => runGlance(resources, registry, surfaces),
           calls: record.recent,
           running: record.running,
           recordPath: record.path,
         })
       : []),
-    ...(services.workers ? vibeModeRoutes(services.workers, registry) : []),
   ];
 }

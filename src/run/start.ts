@@ -1,4 +1,4 @@
-// Starts one run: services for its resources, the tool registry, the HTTP app, the listener.
+// Starts one run: its resources connected, the tool registry, the HTTP app, the listener.
 import { CallRecord } from "../activity/call-record.ts";
 import { createApp } from "../http/app.ts";
 import type { McpSessions } from "../http/session-table.ts";
@@ -10,14 +10,14 @@ import { ConfigError } from "../config/load.ts";
 import type { RuntimePrimitives } from "../host/runtime.ts";
 import type { Tool } from "../tool/define.ts";
 import { ToolRegistry } from "../tool/registry.ts";
-import { toolCatalog } from "../tools/catalog.ts";
 import { VERSION } from "../version.ts";
 import { collectGarbage, shrinkFootprint } from "../platform/gc.ts";
+import { toolCatalog } from "./catalog.ts";
 import { connectResources } from "./connect.ts";
 import { IdleReclaim } from "./idle-reclaim.ts";
 import { Lifecycle } from "../host/lifecycle.ts";
 import { harnessRoutes } from "./routes.ts";
-import type { RunResources } from "../tools/run-resources.ts";
+import { connected, type RunResources } from "./resources.ts";
 
 export interface StartOptions {
   allowRemote?: boolean;
@@ -35,7 +35,7 @@ export interface RunningSidecar {
   port: number;
   surfaces: Record<string, string>;
   registry: ToolRegistry;
-  services: RunResources;
+  resources: RunResources;
   /** The run's MCP sessions; `serve --stdio` attaches its one session here. */
   sessions: McpSessions;
   /** Every call of the run: calls.jsonl in the stateDir, and the recent calls the operator page shows. */
@@ -64,20 +64,18 @@ export async function startRun(
   const record = new CallRecord(settings.stateDir, log);
   lifecycle.add("call record", () => record.close());
   const shutdown = new AbortController();
-  const services = connectResources(settings, runtime, lifecycle);
-  const catalog = toolCatalog(services);
+  const resources = connectResources(settings, runtime, lifecycle);
+  const catalog = toolCatalog(resources);
   const registry = new ToolRegistry(() => [...catalog(), ...(options.extraTools ?? [])]);
   const reclaim = new IdleReclaim({
-    // Parse workers only ever collect: dropping their compiled matcher, the hot path of every
-    // search, cost 7–18 % of throughput in the minute of load after it, for 8 points of RSS.
     reclaim: (deep) => {
       if (deep) shrinkFootprint();
       else collectGarbage(true);
-      services.syntax?.collectGarbage();
+      for (const { resource, service } of connected(resources)) resource.reclaim?.(service);
     },
   });
   lifecycle.add("idle reclaim", async () => reclaim.close());
-  const routes = harnessRoutes(services, registry, settings.surfaces.map(({ name, tiers }) => ({ name, tiers })), record);
+  const routes = harnessRoutes(resources, registry, settings.surfaces.map(({ name, tiers }) => ({ name, tiers })), record);
   const { app, sessions } = createApp({
     registry,
     surfaces: settings.surfaces,
@@ -103,11 +101,11 @@ export async function startRun(
   return {
     url: `${origin}/mcp`,
     // In the fragment, which no browser sends to a server; spent once the page has opened.
-    ...(services.questions?.page ? { page: `${origin}/#k=${services.questions.page.issueTicket()}` } : {}),
+    ...(resources.questions?.page ? { page: `${origin}/#k=${resources.questions.page.issueTicket()}` } : {}),
     port: listening.port,
     surfaces: Object.fromEntries(settings.surfaces.map((s) => [s.name, s.token])),
     registry,
-    services,
+    resources,
     sessions,
     record,
     log,

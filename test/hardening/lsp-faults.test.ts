@@ -50,7 +50,7 @@ describe("a language server that misbehaves", () => {
     expect(next.isError).toBe(false);
     expect(next.text).toContain("fake hover");
     // The stopped server's process is gone: only the restarted one runs.
-    expect(t.run.services.languageServers!.supervisor.running()).toHaveLength(1);
+    expect(t.run.resources.lsp!.supervisor.running()).toHaveLength(1);
   }, TEST_TIMEOUT_MS);
 });
 

@@ -28,7 +28,7 @@ describe("path escapes while a language server starts", () => {
     const hovered = await answer;
     expect(hovered.isError).toBe(true);
     expect(hovered.text).toContain("it now resolves outside the workspace (a symlink out); not read");
-    const server = t.run.services.languageServers!.supervisor.running()[0]!;
+    const server = t.run.resources.lsp!.supervisor.running()[0]!;
     expect(JSON.stringify([...server.client.documents.values()])).not.toContain(SECRET);
   }, 60_000);
 });

@@ -89,12 +89,12 @@ describe("status reports and starts nothing", () => {
     const rows = status.data.results as { server: string; root: string; state: string; reason: string }[];
     expect(rows).toContainEqual(expect.objectContaining({ server: "typescript", root: ".", state: "idle", reason: expect.stringContaining("not started (starts on first use)") }));
     expect(rows).toContainEqual(expect.objectContaining({ server: "python", root: "py", state: "idle" }));
-    expect(t.run.services.languageServers!.supervisor.running()).toEqual([]);
+    expect(t.run.resources.lsp!.supervisor.running()).toEqual([]);
     // Once used, it is running, and status says what it does not offer.
     await call(client, "lsp", { action: "hover", file: "py/m.py", line: 1, symbol: "x" });
     const after = (await call(client, "lsp", { action: "status" })).data.results as { server: string; state: string; lacks?: string[] }[];
     expect(after.find((r) => r.server === "python")).toMatchObject({ state: "running", lacks: expect.arrayContaining(["implementation"]) });
-    expect(t.run.services.languageServers!.supervisor.running().map((h) => h.spec.id)).toEqual(["python"]);
+    expect(t.run.resources.lsp!.supervisor.running().map((h) => h.spec.id)).toEqual(["python"]);
   });
 });
 
@@ -114,7 +114,7 @@ describe("workspace symbols without a file", () => {
     // Two servers, the outer one's project holding the inner one's files: both find sharedHelper.
     await call(client, "lsp", { action: "hover", file: "src/main.ts", line: 2, symbol: "sharedHelper" });
     await call(client, "lsp", { action: "hover", file: "lib/shared.ts", line: 1, symbol: "sharedHelper" });
-    expect(t.run.services.languageServers!.supervisor.running()).toHaveLength(2);
+    expect(t.run.resources.lsp!.supervisor.running()).toHaveLength(2);
     const search = await call(client, "lsp", { action: "symbols", query: "sharedHelper" });
     expect(search.isError).toBe(false);
     const rows = search.data.results as { name: string; path: string; line: number }[];

@@ -50,7 +50,7 @@ async function eventually(check: () => boolean | Promise<boolean>, limitMs = 30_
 }
 
 function serverPid(t: TestRun): number {
-  const handles = t.run.services.languageServers!.supervisor.running();
+  const handles = t.run.resources.lsp!.supervisor.running();
   expect(handles).toHaveLength(1);
   return handles[0]!.client.child.pid!;
 }

@@ -35,7 +35,7 @@ async function afterWrite(t: TestRun, paths: string[]): Promise<Outcome> {
 
 /** What the run knows of the checkout's start: git's snapshot and the watcher's first walk (a real agent's first write comes seconds later). */
 async function started(t: TestRun): Promise<void> {
-  const services = t.run.services.languageServers!;
+  const services = t.run.resources.lsp!;
   await services.checkout?.ready(); // absent before baselines existed
   await services.watcher?.ready();
 }

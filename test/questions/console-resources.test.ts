@@ -16,7 +16,7 @@ import { stoppedPythonLoop } from "../dap/harness.ts";
 setDefaultTimeout(120_000);
 
 function glance(t: TestRun): GlanceSection[] {
-  return runGlance(t.run.services, t.run.registry, []);
+  return runGlance(t.run.resources, t.run.registry, []);
 }
 
 function section(t: TestRun, title: string): GlanceSection {

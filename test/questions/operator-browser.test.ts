@@ -125,7 +125,7 @@ describe("the operator page in Chromium", () => {
 
   test("closing the page makes the next ask fail closed at once", async () => {
     const page = await openPage();
-    const board = t.run.services.questions!.board!;
+    const board = t.run.resources.questions!.board!;
     expect(board.attached).toBeGreaterThan(0);
     await page.close();
     const deadline = Date.now() + DETACH_WAIT_MS;

@@ -25,8 +25,8 @@ describe("the concurrency cap", () => {
 
     const dropped = await ok(client, "vibe_kill", { worker_id: "w3" });
     expect(dropped).toMatchObject({ state: "killed", already_finished: false });
-    expect(t.run.services.workers!.get("w3").history[0]).toMatchObject({ state: "killed", note: "killed by vibe_kill while queued; it never started" });
-    expect(t.run.services.workers!.get("w3").history[0]!.startedAt).toBeUndefined();
+    expect(t.run.resources.workers!.get("w3").history[0]).toMatchObject({ state: "killed", note: "killed by vibe_kill while queued; it never started" });
+    expect(t.run.resources.workers!.get("w3").history[0]!.startedAt).toBeUndefined();
 
     await Bun.write(join(dir.path, "release-w1"), "");
     const done = await ok(client, "vibe_wait", { worker_id: "w2" });
@@ -102,7 +102,7 @@ describe('isolation "worktree"', () => {
       const waited = await ok(client, "vibe_wait", { worker_id: id });
       expect(waited).toMatchObject({ state: "done" });
       expect(waited.result).toContain("?? edited.txt");
-      const cwd = t.run.services.workers!.get(id).cwd!;
+      const cwd = t.run.resources.workers!.get(id).cwd!;
       expect(cwd).not.toBe(dir.path);
       expect(readFileSync(join(cwd, "edited.txt"), "utf8")).toBe(`edited by ${id}\n`);
       expect(readFileSync(join(cwd, "README.md"), "utf8")).toBe("hello\n");

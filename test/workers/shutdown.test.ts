@@ -58,7 +58,7 @@ describe("closing the run", () => {
       const client = await t.client();
       await ok(client, "vibe_spawn", { brief: "writes-file.sh", label: "isolated" });
       await ok(client, "vibe_wait", { worker_id: "w1" });
-      root = t.run.services.workers!.stateRoot;
+      root = t.run.resources.workers!.stateRoot;
       expect(existsSync(join(root, "w1", "worktree", "edited.txt"))).toBe(true);
     }
     expect(existsSync(join(root, ".."))).toBe(false);

@@ -174,7 +174,7 @@ describe("vibe_send", () => {
 
     const sent = await ok(client, "vibe_send", { worker_id: "w1", message: "also fix the docs" });
     expect(sent).toMatchObject({ worker_id: "w1", generation: 2, state: "running", history_length: 1 });
-    const roster = t.run.services.workers!;
+    const roster = t.run.resources.workers!;
     const record = roster.get("w1");
     expect(record.history[0]).toMatchObject({ generation: 1, state: "killed", note: "stopped by vibe_send to re-run with a new message" });
     expect(readFileSync(roster.files("w1", 2).brief, "utf8")).toBe("long.sh\nfirst brief\n\n---\n\nalso fix the docs");
@@ -196,7 +196,7 @@ describe("vibe_send", () => {
     expect(done).toMatchObject({ state: "done", generation: 2 });
     expect(done.result).toContain("worker w1 generation 2");
     expect(done.result).toContain("now with feeling");
-    const history = t.run.services.workers!.get("w1").history;
+    const history = t.run.resources.workers!.get("w1").history;
     expect(history.map((h) => [h.generation, h.state])).toEqual([[1, "done"], [2, "done"]]);
     expect(history[0]!.result).not.toContain("now with feeling");
   });

@@ -3,7 +3,7 @@ import { readJsonBody } from "../host/json-body.ts";
 import * as v from "valibot";
 import type { HarnessRoute } from "../host/harness-route.ts";
 import type { ToolRegistry } from "../tool/registry.ts";
-import type { WorkerRoster } from "../workers/roster.ts";
+import type { WorkerRoster } from "./roster.ts";
 
 const modeBody = v.strictObject({ mode: v.picklist(["on", "off"], 'expected "mode": "on" or "off"') });
 
