@@ -6,6 +6,7 @@ import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from ".
 import type { ParseCache, ParsedFile } from "./parse-cache.ts";
 import { CompiledPatterns, type Pattern } from "./pattern.ts";
 import { applyReplacements, outermost, replacementFor } from "./rewrite.ts";
+import { RememberedOutcomes } from "./remembered-outcomes.ts";
 import { TextFacts } from "./text-facts.ts";
 
 export interface FileRef {
@@ -71,6 +72,8 @@ export interface JobStats {
   candidates: number;
   parsed: number;
   cached: number;
+  /** Candidates answered from an earlier search of the same pattern over the unchanged file: neither parsed nor matched again. */
+  remembered: number;
   /** Times the pattern was compiled for the search: once, by whichever thread saw it first. */
   compiled: number;
 }
@@ -136,7 +139,8 @@ export class FileSearcher {
   async run(job: SearchJob, cancelled: () => boolean = () => false): Promise<JobResult> {
     const parser = await this.parser(job.language);
     const pattern = job.compiled ?? this.patterns.get(job.language, job.pattern, parser);
-    const stats: JobStats = { candidates: 0, parsed: 0, cached: 0, compiled: job.compiled ? 0 : 1 };
+    const stats: JobStats = { candidates: 0, parsed: 0, cached: 0, remembered: 0, compiled: job.compiled ? 0 : 1 };
+    const search = searchKey(job);
     const outcomes: FileOutcome[] = [];
     const budget = { records: job.maxRecords ?? Number.POSITIVE_INFINITY };
     const files = [...job.files].sort(byPath);
@@ -147,7 +151,7 @@ export class FileSearcher {
         yielded = performance.now();
       }
       if (cancelled()) throw new SearchCancelled();
-      const outcome = await this.searchFile(file, job, pattern, parser, stats, budget);
+      const outcome = await this.searchFile(file, job, search, pattern, parser, stats, budget);
       // Only files with a match or a skip are reported: the rest would be cloned to the main thread to be dropped.
       if (outcome && (outcome.count > 0 || outcome.skipped || outcome.parseErrors)) outcomes.push(outcome);
     }
@@ -187,6 +191,7 @@ export class FileSearcher {
   private async searchFile(
     file: FileRef,
     job: SearchJob,
+    search: string | undefined,
     pattern: Pattern,
     parser: Parser,
     stats: JobStats,
@@ -213,6 +218,13 @@ export class FileSearcher {
       return undefined;
     }
     stats.candidates++;
+    const known = search !== undefined ? cached?.outcomes?.get(search) : undefined;
+    if (known) {
+      stats.remembered++;
+      const recorded = known.matches.slice(0, Math.max(0, Math.min(known.count, budget.records)));
+      budget.records -= recorded.length;
+      return { path: file.path, count: known.count, matches: recorded, ...(known.parseErrors ? { parseErrors: known.parseErrors } : {}) };
+    }
     let tree = cached?.tree;
     if (tree) stats.cached++;
     else {
@@ -236,6 +248,8 @@ export class FileSearcher {
     const broken = cached?.parseErrors ?? brokenNodes(tree);
     if (cached) cached.parseErrors = broken;
     if (broken > 0) outcome.parseErrors = broken;
+    const outcomes = cached ? (cached.outcomes ??= new RememberedOutcomes()) : new RememberedOutcomes();
+    if (search !== undefined) outcomes.remember(search, { count: outcome.count, matches: outcome.matches, ...(broken > 0 ? { parseErrors: broken } : {}) });
     if (job.rewrite !== undefined && matches.length > 0) {
       if (text.includes("\uFFFD") && !isValidUtf8(readFileInside(job.root, file.path))) {
         outcome.skipped = "not rewritten: it is not valid UTF-8, and writing it back would replace its undecodable bytes; fix its encoding first";
@@ -247,7 +261,7 @@ export class FileSearcher {
         outcome.rewrite = { original: text, updated: applyReplacements(text, replacements), replacements, overwritten };
       }
     }
-    if (!cached) this.keep({ ...file, language: job.language, text, tree, facts, parseErrors: broken });
+    if (!cached) this.keep({ ...file, language: job.language, text, tree, facts, outcomes, parseErrors: broken });
     return outcome;
   }
 
@@ -276,6 +290,15 @@ export class FileSearcher {
     for (const parser of this.parsers.values()) void parser.then((p) => p.delete(), () => {});
     this.parsers.clear();
   }
+}
+
+/**
+ * What makes two jobs the same search for a file: everything but which files, where, and how many
+ * records the answer wants. A rewrite's outcome holds the whole file twice, so rewrites are not remembered.
+ */
+function searchKey(job: SearchJob): string | undefined {
+  const { files: _files, root: _root, maxRecords: _maxRecords, compiled: _compiled, ...search } = job;
+  return job.rewrite === undefined ? JSON.stringify(search) : undefined;
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });

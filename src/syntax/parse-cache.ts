@@ -2,6 +2,7 @@
 // read but not parsed (none of a pattern's words in it) is kept as text alone, so the next search
 // checks it again without touching the disk; it gets its tree once a search needs one.
 import type { Tree } from "web-tree-sitter";
+import type { RememberedOutcomes } from "./remembered-outcomes.ts";
 import type { TextFacts } from "./text-facts.ts";
 
 export interface ParsedFile {
@@ -14,6 +15,8 @@ export interface ParsedFile {
   tree?: Tree;
   /** What searches found in `text` so far; goes with the entry when the file changes. */
   facts?: TextFacts;
+  /** What earlier searches found in `text`; goes with the entry when the file changes. */
+  outcomes?: RememberedOutcomes;
   /** ERROR and MISSING nodes in `tree`, once counted. */
   parseErrors?: number;
   /** Read since eviction last passed it: it gets a second chance (see put). */

@@ -118,6 +118,7 @@ export class ParsePool {
       stats.candidates += r.stats.candidates;
       stats.parsed += r.stats.parsed;
       stats.cached += r.stats.cached;
+      stats.remembered += r.stats.remembered;
       stats.compiled += r.stats.compiled;
     }
     const languages = [...patterns.keys()].sort();
@@ -189,6 +190,7 @@ export class ParsePool {
       stats.candidates += result.stats.candidates;
       stats.parsed += result.stats.parsed;
       stats.cached += result.stats.cached;
+      stats.remembered += result.stats.remembered;
     }
     progress(files.length, files.length);
     const languages = [...patterns.keys()].sort();
@@ -261,5 +263,5 @@ interface SearchPlan {
 }
 
 function emptyStats(): JobStats {
-  return { candidates: 0, parsed: 0, cached: 0, compiled: 0 };
+  return { candidates: 0, parsed: 0, cached: 0, remembered: 0, compiled: 0 };
 }
