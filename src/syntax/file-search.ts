@@ -2,6 +2,7 @@
 // The same code runs inside a parse worker or on the main thread when workers cannot start.
 import type { Parser, Tree } from "web-tree-sitter";
 import { readFileInside } from "../workspace/paths.ts";
+import type { MatchRecord, Position } from "./match-record.ts";
 import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from "./match.ts";
 import type { ParseCache, ParsedFile } from "./parse-cache.ts";
 import { CompiledPatterns, type Pattern } from "./pattern.ts";
@@ -34,17 +35,7 @@ export interface SearchJob {
   maxRecords?: number;
 }
 
-export interface Position {
-  line: number;
-  column: number;
-}
-
-export interface MatchRecord {
-  start: Position;
-  end: Position;
-  text: string;
-  bindings: Record<string, string>;
-}
+export type { MatchRecord, Position } from "./match-record.ts";
 
 export interface FileOutcome {
   path: string;

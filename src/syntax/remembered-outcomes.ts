@@ -1,7 +1,7 @@
 // What earlier searches found in a cached file, per search: an agent repeats a search at once (to
 // page, after a write elsewhere, after reading the answer), and a file unchanged since holds the
 // same matches. Kept with the file's cache entry, so it goes when the file changes or is evicted.
-import type { MatchRecord } from "./file-search.ts";
+import type { MatchRecord } from "./match-record.ts";
 
 /** Searches remembered per file; past this the oldest go. */
 const MAX_SEARCHES = 16;
