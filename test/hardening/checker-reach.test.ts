@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call } from "../workers/helpers.ts";
+import { call } from "../helpers/call.ts";
 
 const SECRET = "aws_secret_access_key_VALUE";
 

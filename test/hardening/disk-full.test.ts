@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
-import { call } from "../syntax/call.ts";
+import { call } from "../helpers/call.ts";
 
 /** Big enough for the sources, too small for the rewritten copies next to them. */
 const TMPFS_BYTES = 256 * 1024;

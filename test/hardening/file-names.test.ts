@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call } from "../workers/helpers.ts"; // its client waits 120 s: pyright is slow to start on a loaded machine
+import { call } from "../helpers/call.ts";
 import { shownPath } from "../../src/workspace/shown-path.ts";
 
 /** A Python file whose name carries a forged line and a right-to-left override. */

@@ -6,7 +6,7 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call } from "../workers/helpers.ts"; // its client waits 120 s: a server is slow to start on a loaded machine
+import { call } from "../helpers/call.ts";
 import { LINKED_OUT_PREVIEW } from "../../src/lsp/present.ts";
 
 /** The answer names the linked file with the note instead of its text, and shows the workspace's own lines. */

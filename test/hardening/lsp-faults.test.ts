@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call } from "../syntax/call.ts";
+import { call } from "../helpers/call.ts";
 import { INDEXING_WAIT_MS } from "../../src/lsp/client.ts";
 import { CREATED_PROGRESS_GRACE_MS } from "../../src/lsp/work-progress.ts";
 

@@ -8,7 +8,7 @@ import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSidecar } from "../../build/spawn-sidecar.ts";
-import { call } from "../syntax/call.ts";
+import { call } from "../helpers/call.ts";
 
 /** The unprivileged user the sidecar runs as when the tests run as root. */
 const PROBE_USER = "sidecar-probe";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call } from "../syntax/call.ts";
+import { call } from "../helpers/call.ts";
 
 const SECRET = "outside_secret_value";
 const OUTSIDE_SOURCE = `${SECRET} = 1\nprint(${SECRET})\n`;

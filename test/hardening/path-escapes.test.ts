@@ -11,7 +11,7 @@ import { GrammarLoader } from "../../src/syntax/grammars.ts";
 import { ParseCache } from "../../src/syntax/parse-cache.ts";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call } from "../syntax/call.ts";
+import { call } from "../helpers/call.ts";
 
 const SECRET = "outside_secret_value";
 const OUTSIDE_SOURCE = `${SECRET} = 1\nprint(${SECRET})\n`;

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { MAX_MATCH_STEPS } from "../../src/syntax/match.ts";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call } from "../syntax/call.ts";
+import { call } from "../helpers/call.ts";
 
 /** The answer holds 50 records at most; the sidecar must not keep the rest in memory. */
 const MEMORY_BOUND_BYTES = 400 * 1024 ** 2;

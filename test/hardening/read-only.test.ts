@@ -6,7 +6,7 @@ import { chmodSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call } from "../workers/helpers.ts"; // its client waits 120 s: pyright is slow to start on a loaded machine
+import { call } from "../helpers/call.ts";
 
 describe("lsp_rename across a read-only file", () => {
   test("is refused with the file's mode, and no file changes", async () => {

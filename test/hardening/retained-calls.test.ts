@@ -12,7 +12,7 @@ import { liveObjects } from "../helpers/live-objects.ts";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { LSP_CONFIG, requireBinary, TS_PROJECT } from "../lsp/fixtures.ts";
-import { call } from "../syntax/call.ts";
+import { call } from "../helpers/call.ts";
 
 const CALLS = 60;
 

@@ -9,7 +9,7 @@ import { constants, closeSync, openSync, rmSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call } from "../workers/helpers.ts"; // its client waits 120 s: pyright is slow to start on a loaded machine
+import { call } from "../helpers/call.ts";
 
 /** How long an entry point may take to refuse: a refusal is immediate; a blocked open never answers. */
 const REFUSAL_BOUND_MS = 10_000;

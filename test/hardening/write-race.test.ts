@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
-import { call } from "../syntax/call.ts";
+import { call } from "../helpers/call.ts";
 
 /** How long each tool is raced: long enough for a few hundred writes, bounded for the suite. */
 const RACE_MS = 20_000;

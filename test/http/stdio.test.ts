@@ -15,7 +15,7 @@ import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { expectProgressThenCancel, PROBE_TOOLS } from "../helpers/probe-tools.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { allGone, isAlive } from "../workers/helpers.ts";
+import { isAlive, survivors } from "../helpers/processes.ts";
 
 const SIDECAR = bunPrimitives.selfCommand;
 /** A spawned sidecar boots in seconds; on a loaded machine much longer. */
@@ -124,7 +124,7 @@ describe("end of input", () => {
       child.stdin.end();
       expect(await exited).toBe(0);
       expect(stderr).toContain("stdin ended, shutting down");
-      expect(await allGone([kernel])).toBe(true);
+      expect(await survivors([kernel])).toEqual([]);
     },
     SPAWNED_TEST_MS,
   );

@@ -5,7 +5,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call, ok, until, vibeConfig } from "./helpers.ts";
+import { call, ok } from "../helpers/call.ts";
+import { until } from "../helpers/until.ts";
+import { vibeConfig } from "./helpers.ts";
 
 describe("the concurrency cap", () => {
   test("past the cap a worker is queued, starts when a slot frees, and can be killed while queued", async () => {
@@ -66,7 +68,7 @@ describe("the spawn cap", () => {
     const refused = await call(client, "vibe_spawn", { brief: "finishes.sh", label: "three" });
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain("spawn cap is reached: 2 of 2 workers spawned. Do not retry vibe_spawn");
-    expect(refused.data).toMatchObject({ spawned: 2, spawn_cap: 2 });
+    expect(refused.error?.details).toMatchObject({ spawned: 2, spawn_cap: 2 });
 
     await ok(client, "vibe_wait", { worker_id: "w1" });
     expect((await ok(client, "vibe_send", { worker_id: "w1", message: "once more" })).generation).toBe(2);

@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { ok, until, vibeConfig } from "./helpers.ts";
+import { ok } from "../helpers/call.ts";
+import { until } from "../helpers/until.ts";
+import { vibeConfig } from "./helpers.ts";
 
 const VIBE_TOOLS = ["vibe_kill", "vibe_list", "vibe_send", "vibe_spawn", "vibe_wait"];
 
@@ -36,7 +38,7 @@ describe("switching vibe mode during the run", () => {
     const off = await switchMode(t, { mode: "off" });
     expect(off.status).toBe(200);
     expect(await off.json()).toEqual({ mode: "off", changed: true, workers: 1, running: 1, queued: 0 });
-    await until("tools/list_changed after off", () => notified >= 1 || undefined);
+    await until("tools/list_changed after off", () => notified >= 1);
     expect((await client.listTools()).tools).toEqual([]);
     const refused = await client.callTool({ name: "vibe_list", arguments: {} }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(McpError);
@@ -47,7 +49,7 @@ describe("switching vibe mode during the run", () => {
     expect(await (await switchMode(t, { mode: "off" })).json()).toMatchObject({ mode: "off", changed: false });
 
     expect(await (await switchMode(t, { mode: "on" })).json()).toMatchObject({ mode: "on", changed: true });
-    await until("tools/list_changed after on", () => notified >= 2 || undefined);
+    await until("tools/list_changed after on", () => notified >= 2);
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(VIBE_TOOLS);
     expect((await ok(client, "vibe_list")).workers[0]).toMatchObject({ worker_id: "w1", state: "running" });
     await Bun.write(join(dir.path, "release-w1"), "");

@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { connectClient } from "../../build/spawn-sidecar.ts";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { allGone, childPids, ok, vibeConfig } from "./helpers.ts";
+import { ok } from "../helpers/call.ts";
+import { survivors } from "../helpers/processes.ts";
+import { childPids, vibeConfig } from "./helpers.ts";
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 /** Bound on the real sidecar process starting up and shutting down. */
@@ -27,7 +29,7 @@ describe("closing the run", () => {
       pids.push(...(await childPids(dir.path, "w1")), ...(await childPids(dir.path, "w2")));
     }
     expect(pids).toHaveLength(4);
-    expect(await allGone(pids)).toBe(true);
+    expect(await survivors(pids)).toEqual([]);
     const saved = (id: string) => JSON.parse(readFileSync(join(state.path, "workers", id, "state.json"), "utf8"));
     expect(saved("w1")).toMatchObject({ state: "killed", history: [{ state: "killed", note: "the sidecar shut down" }] });
     expect(saved("w3")).toMatchObject({ state: "killed", history: [{ state: "killed", note: "the sidecar shut down before it started" }] });
@@ -81,7 +83,7 @@ describe("the sidecar process receiving SIGTERM", () => {
       sidecar.kill("SIGTERM");
       const code = await Promise.race([sidecar.exited, Bun.sleep(SERVE_LIMIT_MS).then(() => "still running")]);
       expect(code).toBe(0);
-      expect(await allGone(pids)).toBe(true);
+      expect(await survivors(pids)).toEqual([]);
     } finally {
       sidecar.kill("SIGKILL");
     }

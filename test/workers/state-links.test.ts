@@ -7,7 +7,8 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
-import { ok, vibeConfig } from "./helpers.ts";
+import { ok } from "../helpers/call.ts";
+import { vibeConfig } from "./helpers.ts";
 
 const STATE = ".sidecar-state";
 

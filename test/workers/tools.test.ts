@@ -4,7 +4,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { allGone, call, childPids, ok, until, vibeConfig } from "./helpers.ts";
+import { call, ok } from "../helpers/call.ts";
+import { survivors } from "../helpers/processes.ts";
+import { until } from "../helpers/until.ts";
+import { childPids, vibeConfig } from "./helpers.ts";
 
 /** Lets the vibe_wait request reach the server before it is cancelled (either way it must end). */
 const CALL_IN_FLIGHT_MS = 200;
@@ -36,7 +39,7 @@ describe("a worker that finishes", () => {
     const client = await t.client();
     await ok(client, "vibe_spawn", { brief: "leaves-child.sh", label: "litters" });
     expect(await ok(client, "vibe_wait", { worker_id: "w1" })).toMatchObject({ state: "done", result: "left a child behind\n" });
-    expect(await allGone(await childPids(dir.path, "w1"))).toBe(true);
+    expect(await survivors(await childPids(dir.path, "w1"))).toEqual([]);
   });
 
   test("a daemon it started with setsid, outside its group, is stopped when it exits too", async () => {
@@ -45,7 +48,7 @@ describe("a worker that finishes", () => {
     const client = await t.client();
     await ok(client, "vibe_spawn", { brief: "leaves-daemon.sh", label: "daemonises" });
     expect(await ok(client, "vibe_wait", { worker_id: "w1" })).toMatchObject({ state: "done", result: "left a daemon behind\n" });
-    expect(await allGone(await childPids(dir.path, "w1"))).toBe(true);
+    expect(await survivors(await childPids(dir.path, "w1"))).toEqual([]);
   });
 });
 
@@ -121,7 +124,7 @@ describe("vibe_wait", () => {
     await until("a progress line", async () => (await ok(client, "vibe_list")).workers[0].last_progress);
 
     const messages: string[] = [];
-    const timedOut = await call(client, "vibe_wait", { worker_id: "w1", timeout_seconds: 1.5 }, (m) => messages.push(m));
+    const timedOut = await call(client, "vibe_wait", { worker_id: "w1", timeout_seconds: 1.5 }, { onprogress: (p) => messages.push(p.message ?? "") });
     expect(timedOut.isError).toBe(false);
     expect(timedOut.data).toMatchObject({ worker_id: "w1", state: "running", finished: false });
     expect(timedOut.data.last_progress).toMatch(/^step \d+$/);
@@ -229,7 +232,7 @@ describe("vibe_kill", () => {
     const pids = await childPids(dir.path, "w1");
     const killed = await ok(client, "vibe_kill", { worker_id: "w1" });
     expect(killed).toMatchObject({ worker_id: "w1", state: "killed", already_finished: false });
-    expect(await allGone(pids)).toBe(true);
+    expect(await survivors(pids)).toEqual([]);
     const waited = await ok(client, "vibe_wait", { worker_id: "w1" });
     expect(waited).toMatchObject({ state: "killed", note: "stopped by vibe_kill" });
     const again = await ok(client, "vibe_kill", { worker_id: "w1" });
