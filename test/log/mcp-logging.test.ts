@@ -7,6 +7,7 @@ import { RunLog } from "../../src/log/log.ts";
 import { PROBE_TOOLS } from "../helpers/probe-tools.ts";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
+import { until } from "../helpers/until.ts";
 
 type Message = LoggingMessageNotification["params"];
 
@@ -14,14 +15,6 @@ function collect(client: Client): Message[] {
   const messages: Message[] = [];
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void messages.push(notification.params));
   return messages;
-}
-
-async function until(what: string, probe: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await Bun.sleep(20);
-  }
 }
 
 describe("MCP logging", () => {
@@ -48,8 +41,13 @@ describe("MCP logging", () => {
     expect(heard.debug[1]).toEqual({ level: "warning", logger: "record.failed", data: { message: "The call record cannot be written (ENOSPC)." } });
     expect(heard.warning.map((m) => m.logger)).toEqual(["record.failed"]); // no debug call line
     expect(heard.plan.map((m) => m.logger)).toEqual(["record.failed"]); // default's call is not plan's to hear
-    await Bun.sleep(200);
-    expect(heard.silent).toEqual([]); // never asked
+
+    // The silent client never asked, so it heard nothing. Rather than wait and hope, it asks now and
+    // a marker is logged: its stream is ordered, so anything sent it before would arrive first.
+    await silent.setLoggingLevel("warning");
+    log.warn("marker", "Sent after the silent client asked.");
+    await until("the silent client to hear the marker", () => heard.silent.length >= 1);
+    expect(heard.silent.map((m) => m.logger)).toEqual(["marker"]);
   });
 
   test("an unknown level is refused as invalid params", async () => {
