@@ -88,10 +88,7 @@ export async function startRun(
   });
   const listening = await runtime.listen(app.fetch, host, port).catch(async (error: Error) => {
     await lifecycle.close(shutdownLog(log));
-    // Almost always the address: a port another process holds, or a host this machine does not have.
-    throw new ConfigError(
-      `listen: could not serve at ${host}:${port} (${error.message.replace(/^Error: /, "")}). Pick another --listen address, or port 0 for any free one.`,
-    );
+    throw new ConfigError(listenFailure(host, port, error));
   });
   lifecycle.add("mcp sessions", () => sessions.closeAll());
   lifecycle.add("listener", () => listening.close());
@@ -127,4 +124,13 @@ function everyOf(...activities: CallActivity[]): CallActivity {
 
 function shutdownLog(log: RunLog): (line: string) => void {
   return (line) => log.warn("shutdown.failed", line);
+}
+
+/** Why serving at host:port failed, in a sentence with what to do: almost always the address. */
+function listenFailure(host: string, port: number, error: Error & { code?: string }): string {
+  // Bun and Node set code EADDRINUSE; Deno names the error AddrInUse (and sets the code on newer versions).
+  if (error.code === "EADDRINUSE" || error.name === "AddrInUse") {
+    return `listen: port ${port} on ${host} is already in use by another process (another sidecar, perhaps). Stop that one, or pick another port with --listen ${host}:PORT (0 picks any free port).`;
+  }
+  return `listen: could not serve at ${host}:${port} (${error.message.replace(/^Error: /, "")}). Pick another --listen address, or port 0 for any free one.`;
 }

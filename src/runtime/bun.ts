@@ -17,6 +17,9 @@ export const bunPrimitives: RuntimePrimitives = {
       hostname: host,
       port,
       idleTimeout: 0,
+      // Bun turns SO_REUSEPORT on for a production server: a second sidecar on the same port then
+      // started too, and the kernel split connections between them. A port in use must fail.
+      reusePort: false,
       // Never Bun's development error page: it shows the working directory and source lines.
       development: false,
       error: () => Response.json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error in the sidecar; the request may be retried." }, id: null }, { status: 500 }),

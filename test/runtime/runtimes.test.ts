@@ -57,11 +57,40 @@ describe("start-up failures under each runtime: one line, exit 2", () => {
     const holder = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("taken") });
     try {
       const { code, stderr } = await failedServe([...argv(dir.path), "--listen", `127.0.0.1:${holder.port}`], env);
-      expect(stderr).toStartWith(`sidecar: listen: could not serve at 127.0.0.1:${holder.port} (`);
+      expect(stderr).toStartWith(`sidecar: listen: port ${holder.port} on 127.0.0.1 is already in use by another process`);
       expect(stderr.split("\n")).toHaveLength(1);
       expect(code).toBe(2);
     } finally {
       holder.stop(true);
+    }
+  });
+
+  // A sidecar holding the port, not a bare listener: Bun's production server set SO_REUSEPORT, and
+  // a second sidecar then shared the port with the first (the kernel split connections between them).
+  test.each(runtimes)("%s: a port another sidecar serves on stops the second one before its ready line", async (_name, argv, env) => {
+    await using first = await tempDir();
+    await using second = await tempDir();
+    const holder = await spawnSidecar([process.execPath, join(root, "src", "main.ts"), "serve", "--workdir", first.path], { cwd: root });
+    try {
+      const port = new URL(holder.ready.url).port;
+      const contender = spawn(argv(second.path)[0]!, [...argv(second.path).slice(1), "--listen", `127.0.0.1:${port}`], { env, cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      contender.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        contender.kill("SIGTERM"); // it printed a ready line: it serves too, which fails below
+      });
+      contender.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => contender.once("exit", resolve));
+      expect(stdout).toBe(""); // no ready line
+      expect(stderr.trim()).toBe(
+        `sidecar: listen: port ${port} on 127.0.0.1 is already in use by another process (another sidecar, perhaps). Stop that one, or pick another port with --listen 127.0.0.1:PORT (0 picks any free port).`,
+      );
+      expect(code).toBe(2);
+      // The first sidecar still answers alone.
+      await expect((await holder.connect("default")).ping()).resolves.toBeDefined();
+    } finally {
+      expect(await holder.stop()).toBe(0);
     }
   });
 
