@@ -38,6 +38,9 @@ const APPLICABLE = [
   "dns-rebinding-protection",
   "logging-set-level",
   "tools-call-with-logging",
+  "tools-call-elicitation",
+  "elicitation-sep1034-defaults",
+  "elicitation-sep1330-enums",
 ];
 
 /** Applicable, and failing until the named work lands. One that passes fails the run, so this list stays true. */
@@ -50,9 +53,6 @@ const NOT_APPLICABLE: Record<string, string> = {
   "tools-call-embedded-resource": "no sidecar tool answers with embedded resources",
   "tools-call-mixed-content": "no sidecar tool answers with embedded resources",
   "tools-call-sampling": "sidecar never asks the client to sample a model",
-  "tools-call-elicitation": "sidecar never elicits input from the client",
-  "elicitation-sep1034-defaults": "sidecar never elicits input from the client",
-  "elicitation-sep1330-enums": "sidecar never elicits input from the client",
   "json-schema-2020-12": "tool input schemas are generated from valibot schemas, not passed through from a tool's author",
   "resources-list": "sidecar offers no resources",
   "resources-read-text": "sidecar offers no resources",

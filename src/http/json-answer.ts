@@ -3,6 +3,12 @@
 // take one, so the request goes through it as if it could, and its stream is read into JSON here.
 
 /**
+ * Marks a request the SDK sees as accepting event streams although its client takes JSON only: no
+ * request to the client (an elicitation) can travel in an answer read into one JSON body.
+ */
+export const ANSWERED_AS_JSON_HEADER = "sidecar-answered-as-json";
+
+/**
  * True when a POST's Accept header takes JSON but not an event stream: `application/json` alone,
  * `application/*`, `*\/*`, or no header at all (HTTP's "anything"). A client naming
  * text/event-stream gets the SDK's own answer, and one accepting neither its 406.

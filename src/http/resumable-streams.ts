@@ -5,6 +5,7 @@
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { streamOf, type EventLog } from "./event-log.ts";
+import { ANSWERED_AS_JSON_HEADER } from "./json-answer.ts";
 
 /** How long a client waits before reconnecting a dropped stream (the priming event's `retry`). */
 export const RETRY_MS = 1_000;
@@ -31,7 +32,10 @@ export function negotiatedVersion(initialize: unknown): string {
  */
 export function requestForSdk(request: Request, session: ResumableSession | undefined, acceptBoth: boolean): Request {
   const changes: Record<string, string> = {};
-  if (acceptBoth) changes.accept = "application/json, text/event-stream";
+  if (acceptBoth) {
+    changes.accept = "application/json, text/event-stream";
+    changes[ANSWERED_AS_JSON_HEADER] = "1";
+  }
   const named = request.headers.get("mcp-protocol-version");
   if (session && named !== session.protocolVersion && (named === null || SUPPORTED_PROTOCOL_VERSIONS.includes(named))) {
     changes["mcp-protocol-version"] = session.protocolVersion;

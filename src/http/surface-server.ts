@@ -3,26 +3,19 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { RunLog } from "../log/log.ts";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
+import { clientElicitation, ELICITATION_ANSWERS } from "./client-elicitation.ts";
+import { ANSWERED_AS_JSON_HEADER } from "./json-answer.ts";
 import { offerLogging } from "./mcp-log.ts";
+import { negotiatedVersion } from "./resumable-streams.ts";
 import { toolCallHandler, type CallActivity } from "./tool-call.ts";
 import { ToolListCache } from "./tool-list.ts";
 
 /** tools/call with any params: `toolCallHandler` checks them itself, in words (see there). */
 const AnyParamsCallToolRequestSchema = CallToolRequestSchema.extend({ params: z.unknown().optional() });
-
-/**
- * The SDK's Server validates only elicitation answers with a JSON Schema validator, and the sidecar
- * never elicits; without one given it builds an Ajv instance per session (tens of ms of main
- * thread each, and about a MB of heap). This one refuses every schema.
- */
-const NO_ELICITATION: jsonSchemaValidator = {
-  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "the sidecar does not elicit input" }),
-};
 
 const INSTRUCTIONS =
   "Server-bound tools of this agent run (language servers, structural search, debugger, kernels, questions, workers). Each tool's description says what it needs.";
@@ -63,8 +56,10 @@ export class SurfaceServers {
 
   /** A Server for one session of the surface, connected to its transport; forgotten once it closes. */
   async connect(surface: Surface, transport: Transport, hooks: SessionHooks = {}): Promise<Server> {
+    // The version the Server answers initialize with (the SDK keeps it nowhere): a form's schema depends on it.
+    let protocolVersion = LATEST_PROTOCOL_VERSION;
     const server = new Server(this.identity, {
-      jsonSchemaValidator: NO_ELICITATION,
+      jsonSchemaValidator: ELICITATION_ANSWERS,
       capabilities: { tools: { listChanged: true }, ...(this.log ? { logging: {} } : {}) },
       instructions: INSTRUCTIONS,
     });
@@ -81,6 +76,7 @@ export class SurfaceServers {
         runSignal: this.runSignal,
         activities: [this.runActivity, hooks.activity].filter((a) => a !== undefined),
         endStream: hooks.endStream ?? (() => {}),
+        elicitation: (extra) => clientElicitation(server, protocolVersion, extra, extra.requestInfo?.headers[ANSWERED_AS_JSON_HEADER] !== undefined),
       }),
     );
     const closed = server.onclose;
@@ -94,6 +90,7 @@ export class SurfaceServers {
     const handle = transport.onmessage;
     transport.onmessage = (message, extra) => {
       this.heard();
+      if ((message as { method?: string }).method === "initialize") protocolVersion = negotiatedVersion(message);
       handle?.(message, extra);
     };
     return server;

@@ -3,9 +3,11 @@
 import { ErrorCode, type CallToolResult, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { CallReport, CallStart } from "../activity/call-report.ts";
 import type { ToolContext } from "../tool/define.ts";
+import type { ClientElicitation } from "../tool/elicitation.ts";
 import { invokeTool } from "../tool/invoke.ts";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
 import { CallProgress } from "./call-progress.ts";
+import type { ElicitingExtra } from "./client-elicitation.ts";
 
 /**
  * Told when each tool call starts and ends: the run reclaims memory once none is in flight, and
@@ -19,10 +21,11 @@ export interface CallActivity {
 }
 
 /** What the SDK hands a request handler, as far as a tool call uses it. */
-export interface CallExtra {
+export interface CallExtra extends ElicitingExtra {
   signal: AbortSignal;
   requestId: RequestId;
   sendNotification(notification: { method: "notifications/progress"; params: Record<string, unknown> }): Promise<void>;
+  requestInfo?: { headers: Record<string, string | string[] | undefined> };
 }
 
 /**
@@ -47,6 +50,8 @@ export interface ToolCallDeps {
   activities: readonly CallActivity[];
   /** Ends a request's response stream: for a call the client cancelled, the SDK sends no answer. */
   endStream(requestId: RequestId): void;
+  /** The calling client's own way to ask its person, for this call; undefined when it has none. */
+  elicitation(extra: CallExtra): ClientElicitation | undefined;
 }
 
 /** The tools/call handler of one session. */
@@ -71,6 +76,7 @@ export function toolCallHandler(deps: ToolCallDeps) {
       tiers: deps.surface.tiers,
       progress: (update) => progress.send(update),
       describeWork: (describe) => progress.describeWork(describe),
+      elicit: deps.elicitation(extra),
     };
     const startedAt = Date.now();
     const started = performance.now();

@@ -31,6 +31,7 @@ interface PendingCard {
 
 export class OperatorBoard implements QuestionPort {
   readonly name = "the operator page";
+  readonly via = "page";
   private readonly pending = new Map<string, PendingCard>();
   private readonly history: HistoryEntry[] = [];
   private settledCount = 0;

@@ -34,7 +34,12 @@ export type PortOutcome =
   | { outcome: "timeout" }
   | { outcome: "no_human"; reason: string }
   | { outcome: "failed"; reason: string }
+  /** The person closed the question without an answer (a client's elicitation "cancel"). */
+  | { outcome: "dismissed" }
   | { outcome: "withdrawn" };
+
+/** Which way a question reached a person: the harness's port, the calling client, the operator page. */
+export type QuestionVia = "port" | "client" | "page";
 
 /** Why the sidecar withdrew a card: the abort reason it passes to the port. */
 export type WithdrawReason = "cancelled" | "timeout";
@@ -43,6 +48,7 @@ export type WithdrawReason = "cancelled" | "timeout";
 export interface QuestionPort {
   /** "operator page" or the harness port's URL, for messages. */
   readonly name: string;
+  readonly via: QuestionVia;
   ask(card: QuestionCard, signal: AbortSignal): Promise<PortOutcome>;
 }
 

@@ -1,6 +1,6 @@
 // The ask flow of one run: one open question per space, skip memory, the timeout, progress while waiting.
 import { randomUUID } from "node:crypto";
-import { readAnswer, type CardKind, type CardOption, type PortOutcome, type QuestionCard, type QuestionPort } from "./card.ts";
+import { readAnswer, type CardKind, type CardOption, type PortOutcome, type QuestionCard, type QuestionPort, type QuestionVia } from "./card.ts";
 
 /** How often a waiting call reports progress, so MCP clients never time it out (the SDK default is 60 s). */
 export const PROGRESS_INTERVAL_MS = 5_000;
@@ -17,18 +17,26 @@ export interface AskRequest {
   multiSelect: boolean;
 }
 
+/** Every outcome of a question that went somewhere names the way it went (`via`). */
 export type AskResult =
-  | { outcome: "answered"; questionId: string; selected: string[]; text: string | null }
-  | { outcome: "skipped"; questionId: string; remembered: boolean }
-  | { outcome: "timeout"; questionId: string; limitSeconds: number; byPort: boolean }
-  | { outcome: "no_human"; questionId: string; reason: string }
-  | { outcome: "port_failed"; questionId: string; reason: string }
+  | { outcome: "answered"; questionId: string; via: QuestionVia; selected: string[]; text: string | null }
+  | { outcome: "skipped"; questionId: string; via: QuestionVia; remembered: false }
+  | { outcome: "skipped"; questionId: string; remembered: true }
+  | { outcome: "timeout"; questionId: string; via: QuestionVia; limitSeconds: number; byPort: boolean }
+  | { outcome: "no_human"; questionId: string; via: QuestionVia; reason: string }
+  | { outcome: "port_failed"; questionId: string; via: QuestionVia; reason: string }
   | { outcome: "busy"; openQuestion: string; openSince: number }
-  | { outcome: "cancelled"; questionId: string };
+  /** Withdrawn because the call was cancelled, or (`dismissed`) closed by the person without an answer. */
+  | { outcome: "cancelled"; questionId: string; via: QuestionVia; dismissed: boolean };
 
 export interface WaitHooks {
   signal: AbortSignal;
   progress(update: { progress: number; total?: number; message?: string }): void;
+}
+
+export interface AskHooks extends WaitHooks {
+  /** The calling client, when it can ask its person itself: used unless the harness has its own port. */
+  client?: QuestionPort;
 }
 
 interface OpenQuestion {
@@ -47,8 +55,11 @@ export class QuestionDesk {
     private readonly timeoutSeconds: number = DEFAULT_QUESTION_TIMEOUT_SECONDS,
   ) {}
 
-  /** Asks the operator in `space`; never throws for an outcome, only returns it. */
-  async ask(space: string, request: AskRequest, hooks: WaitHooks): Promise<AskResult> {
+  /**
+   * Asks the operator in `space`; never throws for an outcome, only returns it. The way: the
+   * harness's question port when it has one, else the calling client when it can ask, else the page.
+   */
+  async ask(space: string, request: AskRequest, hooks: AskHooks): Promise<AskResult> {
     const key = `${space}\n${normalise(request.question)}`;
     const skippedId = this.skipped.get(key);
     if (skippedId !== undefined) return { outcome: "skipped", questionId: skippedId, remembered: true };
@@ -65,7 +76,8 @@ export class QuestionDesk {
     };
     hooks.signal.addEventListener("abort", release, { once: true });
     try {
-      const outcome = await this.wait(card, hooks);
+      const port = this.port.via === "port" ? this.port : (hooks.client ?? this.port);
+      const outcome = await this.wait(port, card, hooks);
       if (outcome.outcome === "skipped") this.skipped.set(key, card.id);
       return outcome;
     } finally {
@@ -80,7 +92,7 @@ export class QuestionDesk {
       { id: "allow", label: "Allow", description: null },
       { id: "deny", label: "Deny", description: null },
     ];
-    return this.wait(this.card("permission", space, null, question, context, options, false, false), hooks);
+    return this.wait(this.port, this.card("permission", space, null, question, context, options, false, false), hooks);
   }
 
   private card(
@@ -108,7 +120,7 @@ export class QuestionDesk {
     };
   }
 
-  private async wait(card: QuestionCard, hooks: WaitHooks): Promise<AskResult> {
+  private async wait(port: QuestionPort, card: QuestionCard, hooks: WaitHooks): Promise<AskResult> {
     const started = Date.now();
     const withdraw = new AbortController();
     const timer = setTimeout(() => withdraw.abort("timeout"), this.timeoutSeconds * 1000);
@@ -126,7 +138,7 @@ export class QuestionDesk {
     const heartbeat = setInterval(report, PROGRESS_INTERVAL_MS);
     let outcome: PortOutcome;
     try {
-      outcome = await this.port.ask(card, withdraw.signal);
+      outcome = await port.ask(card, withdraw.signal);
     } catch (error) {
       outcome = { outcome: "failed", reason: (error as Error).message };
     } finally {
@@ -134,31 +146,33 @@ export class QuestionDesk {
       clearInterval(heartbeat);
       hooks.signal.removeEventListener("abort", cancel);
     }
-    return this.settle(card, outcome, withdraw.signal);
+    return this.settle(port, card, outcome, withdraw.signal);
   }
 
-  private settle(card: QuestionCard, outcome: PortOutcome, withdraw: AbortSignal): AskResult {
-    const questionId = card.id;
+  private settle(port: QuestionPort, card: QuestionCard, outcome: PortOutcome, withdraw: AbortSignal): AskResult {
+    const asked = { questionId: card.id, via: port.via };
     switch (outcome.outcome) {
       case "answered": {
         const answer = readAnswer(card, outcome.option_ids, outcome.text);
         if ("problem" in answer) {
-          return { outcome: "port_failed", questionId, reason: `${this.port.name} sent an answer the card does not allow: ${answer.problem}` };
+          return { outcome: "port_failed", ...asked, reason: `${port.name} sent an answer the card does not allow: ${answer.problem}` };
         }
-        return { outcome: "answered", questionId, selected: answer.labels, text: answer.text };
+        return { outcome: "answered", ...asked, selected: answer.labels, text: answer.text };
       }
       case "skipped":
-        return { outcome: "skipped", questionId, remembered: false };
+        return { outcome: "skipped", ...asked, remembered: false };
       case "timeout":
-        return { outcome: "timeout", questionId, limitSeconds: this.timeoutSeconds, byPort: true };
+        return { outcome: "timeout", ...asked, limitSeconds: this.timeoutSeconds, byPort: true };
       case "no_human":
-        return { outcome: "no_human", questionId, reason: outcome.reason };
+        return { outcome: "no_human", ...asked, reason: outcome.reason };
       case "failed":
-        return { outcome: "port_failed", questionId, reason: outcome.reason };
+        return { outcome: "port_failed", ...asked, reason: outcome.reason };
+      case "dismissed":
+        return { outcome: "cancelled", ...asked, dismissed: true };
       case "withdrawn":
         return withdraw.reason === "timeout"
-          ? { outcome: "timeout", questionId, limitSeconds: this.timeoutSeconds, byPort: false }
-          : { outcome: "cancelled", questionId };
+          ? { outcome: "timeout", ...asked, limitSeconds: this.timeoutSeconds, byPort: false }
+          : { outcome: "cancelled", ...asked, dismissed: false };
     }
   }
 }

@@ -26,6 +26,7 @@ type PortReply = v.InferOutput<typeof portReply>;
 
 export class HarnessPort implements QuestionPort {
   readonly name: string;
+  readonly via = "port";
 
   constructor(
     private readonly base: string,

@@ -1,6 +1,7 @@
 // A tool is data plus one function: name, tier, description, input/output schemas and run().
 import type * as v from "valibot";
 import type { ErrorCode } from "../answer/error-codes.ts";
+import type { ClientElicitation } from "./elicitation.ts";
 import type { Tier } from "./tier.ts";
 
 /** What a running tool can reach besides its own input. */
@@ -18,6 +19,8 @@ export interface ToolContext {
   surface: string;
   /** The tiers that surface has: what the call may do, and may let work it starts do. */
   tiers: readonly Tier[];
+  /** The calling client can ask its person a question itself (declared `elicitation`); absent otherwise. */
+  elicit?: ClientElicitation;
 }
 
 export interface ImageBlock {

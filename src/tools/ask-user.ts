@@ -1,5 +1,6 @@
 // ask_user: puts a question card in front of the operator and returns the outcome (questions/desk.ts).
 import * as v from "valibot";
+import { ClientPort } from "../questions/client-port.ts";
 import type { AskResult, QuestionDesk } from "../questions/desk.ts";
 import { defineTool } from "../tool/define.ts";
 import description from "./ask-user.txt" with { type: "text" };
@@ -64,14 +65,19 @@ const askInput = v.pipe(
   v.check((input) => !input.multi_select || (input.options?.length ?? 0) > 0, "multi_select needs options to choose from"),
 );
 
+/** Which way the question reached a person: the harness's question port, the calling client, the operator page. */
+const via = v.picklist(["port", "client", "page"]);
+
 const askOutput = v.union([
-  v.object({ outcome: v.literal("answered"), question_id: v.string(), selected: v.array(v.string()), text: v.nullable(v.string()) }),
-  v.object({ outcome: v.literal("skipped"), question_id: v.string(), remembered: v.boolean() }),
+  v.object({ outcome: v.literal("answered"), question_id: v.string(), via, selected: v.array(v.string()), text: v.nullable(v.string()) }),
+  // A skip remembered from earlier in the run went nowhere this time, so it names no way.
+  v.object({ outcome: v.literal("skipped"), question_id: v.string(), via: v.optional(via), remembered: v.boolean() }),
   // The outcomes that end in an isError result still carry their outcome as a field, beside the
   // error shape every error result has ({error: {code, message}}, the code being the outcome).
   v.object({
     outcome: v.picklist(["timeout", "no_human", "port_failed", "busy", "cancelled"]),
     question_id: v.optional(v.string()),
+    via: v.optional(via),
   }),
 ]);
 
@@ -94,7 +100,7 @@ export function askUserTool(desk: QuestionDesk, space: string) {
           allowFreeText: input.allow_free_text,
           multiSelect: input.multi_select,
         },
-        { signal: ctx.signal, progress: ctx.progress },
+        { signal: ctx.signal, progress: ctx.progress, client: ctx.elicit ? new ClientPort(ctx.elicit) : undefined },
       );
       return reply(result);
     },
@@ -112,29 +118,30 @@ function reply(result: AskResult) {
       ];
       return {
         text: `The operator ${parts.join("; and ")}`,
-        data: { outcome: "answered" as const, question_id: result.questionId, selected: result.selected, text: result.text },
+        data: { outcome: "answered" as const, question_id: result.questionId, via: result.via, selected: result.selected, text: result.text },
       };
     }
     case "skipped":
       return {
         text: `${result.remembered ? "The operator already skipped this question in this run." : "The operator skipped this question."} ${ASSUME}`,
-        data: { outcome: "skipped" as const, question_id: result.questionId, remembered: result.remembered },
+        data: { outcome: "skipped" as const, question_id: result.questionId, ...("via" in result ? { via: result.via } : {}), remembered: result.remembered },
       };
     case "timeout":
       // The limit, not the time waited: a port may give up at once, and "within 0 s" misleads.
       return failed(`${result.byPort ? "The question port reports that nobody answered in time" : "Nobody answered in time"} (this run waits up to ${result.limitSeconds} s for an answer), so the question was withdrawn. ${ASSUME}`, {
         outcome: "timeout",
         question_id: result.questionId,
+        via: result.via,
       });
     case "no_human":
       return failed(
         `No human is attached to answer (${result.reason}). The question was not asked and will not be: do not wait or retry. ${ASSUME} If you cannot go on without an answer, stop and report what you need.`,
-        { outcome: "no_human", question_id: result.questionId },
+        { outcome: "no_human", question_id: result.questionId, via: result.via },
       );
     case "port_failed":
       return failed(
-        `The question port failed: ${result.reason}. No answer can come back for this question, whether or not it was shown. ${ASSUME} If you cannot go on without an answer, stop and report what you need.`,
-        { outcome: "port_failed", question_id: result.questionId },
+        `${result.via === "client" ? "Asking through the MCP client failed" : "The question port failed"}: ${result.reason}. No answer can come back for this question, whether or not it was shown. ${ASSUME} If you cannot go on without an answer, stop and report what you need.`,
+        { outcome: "port_failed", question_id: result.questionId, via: result.via },
       );
     case "busy":
       return failed(
@@ -142,17 +149,21 @@ function reply(result: AskResult) {
         { outcome: "busy" },
       );
     case "cancelled":
-      return failed("The question was withdrawn because the call was cancelled.", { outcome: "cancelled", question_id: result.questionId });
+      return result.dismissed
+        ? failed(`The operator closed the question without answering. ${ASSUME}`, { outcome: "cancelled", question_id: result.questionId, via: result.via })
+        : failed("The question was withdrawn because the call was cancelled.", { outcome: "cancelled", question_id: result.questionId, via: result.via });
   }
 }
 
 /** An outcome that failed: an isError result whose data still names the outcome, which is also its error code. */
 function failed(
   text: string,
-  data: { outcome: "timeout" | "no_human" | "port_failed" | "busy" | "cancelled"; question_id?: string },
+  data: { outcome: "timeout" | "no_human" | "port_failed" | "busy" | "cancelled"; question_id?: string; via?: AskResultVia },
 ) {
   return { isError: true, errorCode: data.outcome, text, data };
 }
+
+type AskResultVia = v.InferOutput<typeof via>;
 
 function uniqueLabels(options: { label: string }[]): boolean {
   const labels = options.map((o) => o.label.toLowerCase());

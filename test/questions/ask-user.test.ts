@@ -57,7 +57,7 @@ describe("ask_user outcomes through a harness question port", () => {
     port.settle(card.id, { outcome: "answered", option_ids: ["o2"] });
     const result = await call;
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ outcome: "answered", question_id: card.id, selected: ["SQLite"], text: null });
+    expect(result.structuredContent).toEqual({ outcome: "answered", question_id: card.id, via: "port", selected: ["SQLite"], text: null });
     expect(textOf(result)).toBe('The operator chose "SQLite"');
   });
 
@@ -75,6 +75,7 @@ describe("ask_user outcomes through a harness question port", () => {
     expect(result.structuredContent).toEqual({
       outcome: "answered",
       question_id: card.id,
+      via: "port",
       selected: ["Postgres", "Redis"],
       text: "Redis only in front of Postgres",
     });
@@ -89,7 +90,7 @@ describe("ask_user outcomes through a harness question port", () => {
     port.settle(card.id, { outcome: "skipped" });
     const first = await call;
     expect(first.isError).toBeFalsy();
-    expect(first.structuredContent).toEqual({ outcome: "skipped", question_id: card.id, remembered: false });
+    expect(first.structuredContent).toEqual({ outcome: "skipped", question_id: card.id, via: "port", remembered: false });
     expect(textOf(first)).toContain("Continue on a stated assumption");
     expect(textOf(first)).toContain("do not ask this question again");
 
