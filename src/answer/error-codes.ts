@@ -20,8 +20,8 @@ export const ERROR_CODES = {
   not_ready: "The server is still loading or indexing, so an empty answer would mean nothing yet; retry in a few seconds.",
   unsupported: "The server, adapter or grammar does not offer what was asked.",
   server_error: "The server, adapter or kernel answered the request with an error of its own (quoted in the message).",
-  symbol_not_found: "The symbol does not occur on that line, or the line does not exist. The message shows the line.",
-  ambiguous_symbol: "The symbol occurs more than once on the line; the message lists how to pick one.",
+  symbol_not_found: "The symbol does not occur on that line, or the line does not exist (the message shows the line); or no definition has that name path (the message lists the nearest names).",
+  ambiguous_symbol: "The symbol occurs more than once on the line, or the name path matches several definitions; the message lists how to pick one.",
   // Structural search and staged edits
   invalid_pattern: "The ast_grep pattern does not parse, or uses a metavariable wrongly.",
   unknown_language: "No grammar is known for the language or file given.",

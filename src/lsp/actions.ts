@@ -6,14 +6,18 @@ import { shownPath } from "../workspace/shown-path.ts";
 import { collectDiagnostics } from "./diagnostics.ts";
 import { diagnosticsUnavailable } from "./launch.ts";
 import { syncDocument } from "./documents.ts";
-import { diagnosticLine, diagnosticRow, isErrorOrWarning, placeLine, type DiagnosticRow } from "./present.ts";
+import { diagnosticLine, diagnosticRow, isErrorOrWarning, placeLine, type DiagnosticRow, type PlaceRow } from "./present.ts";
 import { calls, type CallRow } from "./calls.ts";
 import { checkProjects } from "./project-check.ts";
-import { codeActions, hover, locate, navigate, referencesOnceMore, refuseWhereNoSymbol, refuseWhileIndexing } from "./queries.ts";
+import { definitionAt, locateAddress, withContainers, type ContainedRow } from "./addressing.ts";
+import { definitionLines, definitionSpan, numbered, outlineLines } from "./definition-text.ts";
+import { shownNamePath } from "./name-path.ts";
+import { splitLines } from "./position.ts";
+import { codeActions, hover, navigate, referencesOnceMore, refuseWhereNoSymbol, refuseWhileIndexing } from "./queries.ts";
 import type { LanguageServices } from "./service.ts";
 import { documentOutline, workspaceSymbols, type SymbolRow } from "./symbols.ts";
 
-export const ACTIONS = ["diagnostics", "definition", "type_definition", "implementation", "references", "calls", "hover", "symbols", "code_actions", "status", "reload"] as const;
+export const ACTIONS = ["diagnostics", "definition", "type_definition", "implementation", "references", "calls", "hover", "body", "symbols", "code_actions", "status", "reload"] as const;
 export type LspAction = (typeof ACTIONS)[number];
 
 /** Rows per page of references; `offset` pages on. */
@@ -29,6 +33,10 @@ export interface LspCall {
   file?: string;
   line?: number;
   symbol?: string;
+  /** The definition's path through the outline, instead of line + symbol. */
+  name_path?: string;
+  /** With body: 1 shows the children's signatures instead of their bodies. */
+  depth?: number;
   query?: string;
   /** For calls: the calls into the function, or out of it. */
   direction?: "incoming" | "outgoing";
@@ -47,6 +55,12 @@ export interface LspAnswer {
     total?: number;
     offset?: number;
     note?: string;
+    /** With body: where the definition is and what it is. */
+    path?: string;
+    name_path?: string;
+    kind?: string;
+    start_line?: number;
+    end_line?: number;
   };
 }
 
@@ -62,33 +76,39 @@ export async function answerLspCall(services: LanguageServices, call: LspCall, s
     case "type_definition":
     case "implementation":
     case "references": {
-      const target = await locate(supervisor, need("file"), call.line, call.symbol, action);
+      const target = await locateAddress(supervisor, call, action, signal);
       let rows = await navigate(target, action, signal);
-      if (rows.length === 0) await refuseWhereNoSymbol(target, call.symbol!, call.line!, signal);
-      if (rows.length === 0 && action === "references") rows = await referencesOnceMore(target, call.symbol!, call.line!, signal);
+      // A name path names a definition the server's outline lists: it is a symbol, not a word in a comment.
+      if (rows.length === 0 && !target.definition) await refuseWhereNoSymbol(target, call.symbol!, call.line!, signal);
+      if (rows.length === 0 && action === "references") rows = await referencesOnceMore(target, signal);
       const page = paged(rows, call.offset, action === "references" ? REFERENCES_CAP : LOCATIONS_CAP);
-      const head = rows.length ? "" : `No ${action.replace("_", " ")} found for ${call.symbol} on line ${call.line}.`;
-      return listed(action, page, page.items.map(placeLine), head);
+      const head = rows.length ? "" : `No ${action.replace("_", " ")} found for ${target.label}.`;
+      if (action !== "references") return listed(action, page, page.items.map(placeLine), head);
+      const contained = await withContainers(supervisor, page.items, signal);
+      const answer = listed(action, { ...page, items: contained.rows }, contained.rows.map(usePlaceLine), head);
+      return withNotes(answer, contained.note ? [contained.note] : []);
     }
+    case "body":
+      return body(services, call, signal);
     case "calls": {
       if (call.direction === undefined) throw new ToolFailure(`calls needs direction: "incoming" (who calls it) or "outgoing" (what it calls), e.g. {"action": "calls", "file": "src/a.ts", "line": 12, "symbol": "parse", "direction": "incoming"}.`);
-      const target = await locate(supervisor, need("file"), call.line, call.symbol, action);
+      const target = await locateAddress(supervisor, call, action, signal);
       const rows = await calls(target, call.direction, signal);
       const page = paged(rows, call.offset, REFERENCES_CAP);
-      const none = `No ${call.direction} calls found for ${call.symbol} on line ${call.line}.`;
+      const none = `No ${call.direction} calls found for ${target.label}.`;
       return listed(action, page, page.items.map(callLine), rows.length ? "" : none);
     }
     case "hover": {
-      const target = await locate(supervisor, need("file"), call.line, call.symbol, action);
+      const target = await locateAddress(supervisor, call, action, signal);
       const text = capText(await hover(target, signal), HOVER_MAX_BYTES).text;
-      return { text: text || `The server has no hover text for ${call.symbol} on line ${call.line}.`, data: { action, hover: text } };
+      return { text: text || `The server has no hover text for ${target.label}.`, data: { action, hover: text } };
     }
     case "code_actions": {
-      const target = await locate(supervisor, need("file"), call.line, call.symbol, action);
+      const target = await locateAddress(supervisor, call, action, signal);
       const rows = await codeActions(target, signal);
       const page = paged(rows, call.offset, LOCATIONS_CAP);
       const lines = page.items.map((a) => `- ${a.title}${a.kind ? ` [${a.kind}]` : ""}${a.preferred ? " (preferred)" : ""}`);
-      return listed(action, page, lines, rows.length ? "" : `The server offers no code actions at ${call.symbol} on line ${call.line}.`);
+      return listed(action, page, lines, rows.length ? "" : `The server offers no code actions at ${target.label}.`);
     }
     case "symbols": {
       if (call.query !== undefined) {
@@ -206,6 +226,47 @@ function withNotes(answer: LspAnswer, notes: readonly string[]): LspAnswer {
   answer.text = `${answer.text}\n${notes.map((note) => `note: ${note}`).join("\n")}`;
   answer.data.note = [answer.data.note, ...notes].filter(Boolean).join("; ");
   return answer;
+}
+
+/** A use, with the definition it sits in: `src/cli.py:40:5: args = parse_args(argv)  (in Parser/run)`. */
+function usePlaceLine(row: ContainedRow<PlaceRow>): string {
+  return `${placeLine(row)}${row.in ? `  (in ${row.in})` : ""}`;
+}
+
+/** Lines of a definition per page of `body`. */
+export const BODY_LINES_CAP = 200;
+
+/** The definition's source (doc comment and decorators included), numbered and paged; depth 1: its children's signatures only. */
+async function body(services: LanguageServices, call: LspCall, signal: AbortSignal): Promise<LspAnswer> {
+  const { supervisor } = services;
+  if (call.name_path === undefined && call.line === undefined) {
+    throw new ToolFailure(`body needs name_path (with file, or alone to search the workspace), or file, line and symbol — e.g. {"action": "body", "file": "src/cli.py", "name_path": "Parser/parse_args"}.`);
+  }
+  const found = await definitionAt(supervisor, call, "body", signal);
+  const lines = splitLines(found.document.text);
+  const span = definitionSpan(lines, found.definition, found.path);
+  const rows = call.depth === 1 ? outlineLines(lines, found.definition, span, found.path) : definitionLines(lines, span);
+  const page = paged(rows, call.offset, BODY_LINES_CAP);
+  const shown = supervisor.lines().display(found.path);
+  const namePath = shownNamePath(found.definition);
+  const width = String(span.end + 1).length;
+  const head = `${shownPath(shown)}:${span.start + 1}–${span.end + 1}: ${found.definition.kind} ${namePath}${call.depth === 1 ? " (children's bodies left out)" : ""}`;
+  return {
+    text: [head, ...page.items.map((row) => numbered(row, width)), ...(page.note ? [`(${page.note} lines)`] : [])].join("\n"),
+    data: {
+      action: "body",
+      path: shown,
+      name_path: namePath,
+      kind: found.definition.kind,
+      start_line: span.start + 1,
+      end_line: span.end + 1,
+      results: page.items.map((row) => ({ ...row })),
+      shown: page.shown,
+      total: page.total,
+      ...(page.offset ? { offset: page.offset } : {}),
+      ...(page.note ? { note: page.note } : {}),
+    },
+  };
 }
 
 function callLine(c: CallRow): string {

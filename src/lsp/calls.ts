@@ -2,7 +2,7 @@
 import type { CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall } from "vscode-languageserver-protocol";
 import type { PlaceRow } from "./present.ts";
 import { requireProvider, type Target } from "./queries.ts";
-import { kindName as symbolKindName } from "./symbols.ts";
+import { kindName as symbolKindName } from "./symbol-kinds.ts";
 
 /** One call in a call hierarchy: the calling (incoming) or called (outgoing) function, and where the call is. */
 export interface CallRow extends PlaceRow {

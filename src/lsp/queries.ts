@@ -6,6 +6,7 @@ import type { LanguageServerClient } from "./client.ts";
 import { collectDiagnostics } from "./diagnostics.ts";
 import { syncDocument, type SyncedDocument } from "./documents.ts";
 import { bareSymbol, occurrences, resolveSymbolColumn, splitLines } from "./position.ts";
+import type { Definition } from "./name-path.ts";
 import { placesOf, type PlaceRow } from "./present.ts";
 import type { LanguageServerSupervisor, ServerHandle } from "./supervisor.ts";
 
@@ -31,6 +32,10 @@ export interface Target {
   position: { line: number; character: number };
   /** The symbol as matched, without any #n suffix. */
   length: number;
+  /** How answers name the place: "parse on line 12", "Parser/parse (line 12)". */
+  label: string;
+  /** Set when a name path named the place: the definition it names. */
+  definition?: Definition;
 }
 
 /** Opens the file on its server and turns line + symbol into an LSP position. */
@@ -49,7 +54,8 @@ export async function locate(supervisor: LanguageServerSupervisor, file: string,
   // On a sigil-prefixed name ($VERSION, $gap, $name) the position is its first letter: the
   // Dockerfile server resolves nothing on the `$`, and every server resolves the letter.
   const sigil = bare.length > 1 && bare.startsWith("$") ? 1 : 0;
-  return { supervisor, handle, path, document, position: { line: line - 1, character: column.character + sigil }, length: lines[line - 1]!.startsWith(bare, column.character) ? bare.length - sigil : symbol.length };
+  const length = lines[line - 1]!.startsWith(bare, column.character) ? bare.length - sigil : symbol.length;
+  return { supervisor, handle, path, document, position: { line: line - 1, character: column.character + sigil }, length, label: `${bare} on line ${line}` };
 }
 
 export async function navigate(target: Target, action: keyof typeof NAVIGATION_METHODS, signal?: AbortSignal): Promise<PlaceRow[]> {
@@ -162,14 +168,14 @@ const EMPTY_REFERENCES_RETRY_MS = 1_000;
  * it reported no progress (CI). Asked again after a pause; still empty, it is "try again", never
  * "No references found".
  */
-export async function referencesOnceMore(target: Target, symbol: string, line: number, signal?: AbortSignal): Promise<PlaceRow[]> {
+export async function referencesOnceMore(target: Target, signal?: AbortSignal): Promise<PlaceRow[]> {
   await new Promise((resolve) => setTimeout(resolve, EMPTY_REFERENCES_RETRY_MS));
   signal?.throwIfAborted();
   const rows = await navigate(target, "references", signal);
   if (rows.length > 0) return rows;
   const { id } = target.handle.client.spec;
   throw new ToolFailure(
-    `The ${id} server answered no references to ${bareSymbol(symbol)} on line ${line}, twice, not even this use of it, though it knows the symbol: it is most likely still indexing the project without reporting it. Try again in a few seconds; if the answer stays empty, the server does not count this place as a use of the name.`,
+    `The ${id} server answered no references to ${target.label}, twice, not even this use of it, though it knows the symbol: it is most likely still indexing the project without reporting it. Try again in a few seconds; if the answer stays empty, the server does not count this place as a use of the name.`,
     { code: "not_ready" },
   );
 }

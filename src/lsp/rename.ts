@@ -11,7 +11,7 @@ import { closeDocument, syncDocument, uriOf } from "./documents.ts";
 import { refuseBadName } from "./identifiers.ts";
 import { bareSymbol } from "./position.ts";
 import { pathOfUri, type DiagnosticRow } from "./present.ts";
-import { locate } from "./queries.ts";
+import { locateAddress, type Address } from "./addressing.ts";
 import { editedPaths, missedUses, readsIncludesFromDisk, reparse, staleIndexFailure, USES_ASKED, usesOutsideEdit } from "./rename-coverage.ts";
 import type { LanguageServerSupervisor, ServerHandle } from "./supervisor.ts";
 import { planWorkspaceEdit, type PlannedEdit } from "./workspace-edit.ts";
@@ -24,12 +24,11 @@ export interface RenameOutcome {
   diagnostics: WriteOutcome;
   /** What the answer must say it did not check. */
   notes: string[];
+  /** The name renamed, as the answer quotes it. */
+  renamed: string;
 }
 
-export interface RenameRequest {
-  file: string;
-  line: number;
-  symbol: string;
+export interface RenameRequest extends Address {
   new_name: string;
   /** Write it even if the check finds errors it would bring. */
   force?: boolean;
@@ -39,9 +38,10 @@ export interface RenameRequest {
 const ERRORS_LISTED = 20;
 
 export async function renameSymbol(supervisor: LanguageServerSupervisor, input: RenameRequest, signal?: AbortSignal): Promise<RenameOutcome> {
-  const target = await locate(supervisor, input.file, input.line, input.symbol, "rename");
+  const target = await locateAddress(supervisor, input, "rename", signal);
   const { client } = target.handle;
-  const name = bareSymbol(input.symbol);
+  const name = target.definition ? target.definition.segments.at(-1)! : bareSymbol(input.symbol!);
+  const named = target.definition ? target.label : `${JSON.stringify(input.symbol)} on line ${input.line}`;
   refuseBadName(client.spec.id, input.new_name);
   const at = { textDocument: { uri: target.document.uri }, position: target.position };
   const provider = client.capabilities.renameProvider;
@@ -49,9 +49,9 @@ export async function renameSymbol(supervisor: LanguageServerSupervisor, input: 
   if (typeof provider === "object" && provider.prepareProvider) {
     const prepared = await client.query<Range | { range: Range } | { defaultBehavior: boolean } | null>("textDocument/prepareRename", at, signal).catch((error: Error) => {
       if (error instanceof ServerGone) throw error;
-      throw new ToolFailure(`${JSON.stringify(input.symbol)} on line ${input.line} cannot be renamed: ${error.message.replace(/^.*? with an error: /, "")}`);
+      throw new ToolFailure(`${named} cannot be renamed: ${error.message.replace(/^.*? with an error: /, "")}`);
     });
-    if (!prepared) throw new ToolFailure(`${JSON.stringify(input.symbol)} on line ${input.line} cannot be renamed (the ${client.spec.id} server refused it). Point at a declared name.`);
+    if (!prepared) throw new ToolFailure(`${named} cannot be renamed (the ${client.spec.id} server refused it). Point at a declared name.`);
   }
   const requestRename = async (): Promise<WorkspaceEdit> => {
     let answer: WorkspaceEdit | null;
@@ -61,7 +61,7 @@ export async function renameSymbol(supervisor: LanguageServerSupervisor, input: 
       if (error instanceof ToolFailure) throw error;
       throw new ToolFailure(`The ${client.spec.id} server refused the rename: ${(error as Error).message}`);
     }
-    if (!answer || (!answer.changes && !answer.documentChanges)) throw new ToolFailure(`The ${client.spec.id} server found nothing to rename for ${JSON.stringify(input.symbol)} on line ${input.line}.`);
+    if (!answer || (!answer.changes && !answer.documentChanges)) throw new ToolFailure(`The ${client.spec.id} server found nothing to rename for ${named}.`);
     refuseOutside(supervisor, answer, name);
     return answer;
   };
@@ -138,7 +138,7 @@ export async function renameSymbol(supervisor: LanguageServerSupervisor, input: 
   // query reverted to its disk text between the check and the write).
   for (const path of plan.writes.keys()) await syncDocument(client, supervisor.workdir, path, { save: true }).catch(() => undefined);
   const changed = [...plan.writes.keys(), ...plan.removals];
-  return { files: changed.map((p) => relativeToWorkdir(supervisor.workdir, p)).sort(), edits: countEdits(edit), diagnostics, notes };
+  return { files: changed.map((p) => relativeToWorkdir(supervisor.workdir, p)).sort(), edits: countEdits(edit), diagnostics, notes, renamed: name };
 }
 
 /**

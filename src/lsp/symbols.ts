@@ -7,6 +7,7 @@ import { syncDocument } from "./documents.ts";
 import { pathOfUri } from "./present.ts";
 import { refuseWhileIndexing, requireProvider } from "./queries.ts";
 import { sampleFileFor } from "./roots.ts";
+import { kindName } from "./symbol-kinds.ts";
 import { STATUS_PROBE_ROOTS, type LanguageServerSupervisor, type ServerHandle } from "./supervisor.ts";
 
 export interface SymbolRow {
@@ -163,10 +164,4 @@ async function startForSearch(supervisor: LanguageServerSupervisor, notes: strin
   );
   const unique = new Map(started.flat().map((h) => [h.client, h]));
   return [...unique.values()];
-}
-
-const KINDS = ["", "file", "module", "namespace", "package", "class", "method", "property", "field", "constructor", "enum", "interface", "function", "variable", "constant", "string", "number", "boolean", "array", "object", "key", "null", "enum member", "struct", "event", "operator", "type parameter"];
-
-export function kindName(kind: number): string {
-  return KINDS[kind] ?? `kind ${kind}`;
 }

@@ -1,30 +1,18 @@
 // The `lsp_rename` tool: a project-wide rename checked before it is written, then written atomically (write tier).
 import * as v from "valibot";
-import { bareSymbol } from "../lsp/position.ts";
 import { renameSymbol } from "../lsp/rename.ts";
 import type { LanguageServices } from "../lsp/service.ts";
 import { describeWriteOutcome } from "../lsp/write-report.ts";
 import { defineTool, type Tool } from "../tool/define.ts";
+import { fileArg, lineArg, namePathArg, symbolArg } from "./address-args.ts";
 import description from "./lsp-rename.txt" with { type: "text" };
 import { shownPath } from "../workspace/shown-path.ts";
 
 const input = v.strictObject({
-  file: v.pipe(
-    v.string("expected a workspace-relative path"),
-    v.minLength(1, "expected a path, got an empty string"),
-    v.description("Workspace-relative path of a file where the symbol is written (its declaration or any use)."),
-  ),
-  line: v.pipe(
-    v.number("expected a 1-based line number"),
-    v.integer("expected a whole line number"),
-    v.minValue(1, "lines are 1-based"),
-    v.description("1-based line of file on which symbol is written."),
-  ),
-  symbol: v.pipe(
-    v.string("expected the identifier as written on the line"),
-    v.minLength(1, "expected an identifier, got an empty string"),
-    v.description("The symbol's name as written on line, never a column; name#2 for its second occurrence on that line."),
-  ),
+  file: v.optional(fileArg("Workspace-relative path of a file where the symbol is written (its declaration or any use); with name_path, the file whose outline holds it (without it, the workspace is searched).")),
+  line: v.optional(lineArg("1-based line of file on which symbol is written; or pass name_path instead.")),
+  symbol: v.optional(symbolArg("The symbol's name as written on line, never a column; name#2 for its second occurrence on that line.")),
+  name_path: v.optional(namePathArg),
   new_name: v.pipe(
     v.string("expected the new name"),
     v.description("The new name: an identifier of the file's language (not a keyword); a name the rename would make collide is refused."),
@@ -56,7 +44,7 @@ export function lspRenameTool(services: LanguageServices): Tool {
     output,
     async run(args, ctx) {
       const outcome = await renameSymbol(services.supervisor, args, ctx.signal);
-      const summary = `Renamed ${bareSymbol(args.symbol)} to ${args.new_name}: ${outcome.edits} edit(s) in ${outcome.files.length} file(s): ${outcome.files.map(shownPath).join(", ")}.`;
+      const summary = `Renamed ${outcome.renamed} to ${args.new_name}: ${outcome.edits} edit(s) in ${outcome.files.length} file(s): ${outcome.files.map(shownPath).join(", ")}.`;
       const { diagnostics } = outcome;
       return {
         text: [summary, describeWriteOutcome(diagnostics, { always: true }), ...outcome.notes].join("\n").trimEnd(),

@@ -3,30 +3,24 @@ import * as v from "valibot";
 import { ACTIONS, answerLspCall } from "../lsp/actions.ts";
 import type { LanguageServices } from "../lsp/service.ts";
 import { defineTool, type Tool } from "../tool/define.ts";
+import { fileArg, lineArg, namePathArg, symbolArg } from "./address-args.ts";
 import description from "./lsp.txt" with { type: "text" };
 
 const input = v.strictObject({
   action: v.pipe(v.picklist(ACTIONS, `expected one of ${ACTIONS.join(", ")}`), v.description("What to ask; the tool's description lists the arguments each action takes.")),
   file: v.optional(
-    v.pipe(
-      v.string("expected a workspace-relative path"),
-      v.minLength(1, "expected a path, got an empty string"),
-      v.description('Workspace-relative path of the file asked about ("*" with diagnostics: the project checker for every root). With symbols and query: which project\'s server searches; with reload: whose root restarts.'),
-    ),
+    fileArg('Workspace-relative path of the file asked about ("*" with diagnostics: the project checker for every root). With symbols and query: which project\'s server searches; with reload: whose root restarts.'),
   ),
-  line: v.optional(
+  line: v.optional(lineArg("1-based line of file on which symbol is written (definition, type_definition, implementation, references, calls, hover, body, code_actions); or pass name_path instead.")),
+  symbol: v.optional(symbolArg("The identifier as written on line, never a column; name#2 for its second occurrence on that line.")),
+  name_path: v.optional(namePathArg),
+  depth: v.optional(
     v.pipe(
-      v.number("expected a 1-based line number"),
-      v.integer("expected a whole line number"),
-      v.minValue(1, "lines are 1-based"),
-      v.description("1-based line of file on which symbol is written (definition, type_definition, implementation, references, hover, code_actions)."),
-    ),
-  ),
-  symbol: v.optional(
-    v.pipe(
-      v.string("expected the identifier as written on the line"),
-      v.minLength(1, "expected an identifier, got an empty string"),
-      v.description("The identifier as written on line, never a column; name#2 for its second occurrence on that line."),
+      v.number("expected 0 or 1"),
+      v.integer("expected 0 or 1"),
+      v.minValue(0, "expected 0 or 1"),
+      v.maxValue(1, "expected 0 or 1: 1 lists the children's signatures"),
+      v.description("With body: 1 shows the definition with its children's signatures only (a class without its methods' bodies); 0 (default) the whole text."),
     ),
   ),
   query: v.optional(
@@ -62,6 +56,11 @@ const output = v.object({
   total: v.optional(v.number()),
   offset: v.optional(v.number()),
   note: v.optional(v.string()),
+  path: v.optional(v.string()),
+  name_path: v.optional(v.string()),
+  kind: v.optional(v.string()),
+  start_line: v.optional(v.number()),
+  end_line: v.optional(v.number()),
 });
 
 export function lspTool(services: LanguageServices): Tool {
