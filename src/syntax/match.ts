@@ -48,7 +48,7 @@ export interface NodeMatch {
  */
 export function findMatches(root: Node, pattern: Pattern, occurrences?: readonly number[]): NodeMatch[] {
   const goal = pattern.root;
-  const steps = { left: MAX_MATCH_STEPS };
+  const steps = matchBudget();
   if (pattern.sequence && goal.kind === "node") {
     const found = candidateNodes(root, undefined, occurrences).flatMap((parent) => sequenceMatches(goal.children, significantChildren(parent), steps));
     return found.sort(byPosition);
@@ -56,18 +56,42 @@ export function findMatches(root: Node, pattern: Pattern, occurrences?: readonly
   const candidates = candidateNodes(root, goal.kind === "meta" ? undefined : goal.type, occurrences);
   const matches: NodeMatch[] = [];
   for (const candidate of candidates) {
-    const env = matchNode(goal, candidate, new Map(), steps, true);
-    if (!env) continue;
-    const skipped = env.get(SKIPPED);
-    const lastMatched = env.get(LAST_MATCHED);
-    const bindings = new Map(env);
-    bindings.delete(SKIPPED);
-    bindings.delete(LAST_MATCHED);
-    const end = pattern.endsBeforeTerminator ? matchedEnd(goal, candidate) : candidate.endIndex;
-    const rewriteEnd = lastMatched && "single" in lastMatched ? Math.min(end, lastMatched.single.endIndex) : end;
-    matches.push({ node: candidate, end, rewriteEnd, bindings, skippedWords: skipped && "run" in skipped ? skipped.run : [] });
+    const match = matchPatternAt(pattern, candidate, new Map(), steps);
+    if (match) matches.push(match);
   }
   return matches.sort(byPosition);
+}
+
+/**
+ * How a pattern compares code, as ast-grep's `strictness` (a rule's pattern object): "smart" skips
+ * unnamed code tokens the pattern does not mention and whatever trails; "cst" skips nothing; "ast"
+ * and "relaxed" compare named nodes alone (comments never take part here); "signature" also ignores
+ * the text of named leaves (kinds only).
+ */
+export type Strictness = "cst" | "smart" | "ast" | "relaxed" | "signature";
+
+/** The matching work left for one file, shared by every pattern a rule tries there. */
+export function matchBudget(strictness: Strictness = "smart"): Steps {
+  return { left: MAX_MATCH_STEPS, strictness };
+}
+
+/**
+ * The pattern matched at `node` itself, given the bindings so far (a rule's earlier metavariables
+ * must capture the same code again), or undefined. `steps` carries the file's budget and the strictness.
+ */
+export function matchPatternAt(pattern: Pattern, node: Node, bindings: Bindings, steps: Steps): NodeMatch | undefined {
+  const goal = pattern.root;
+  if (pattern.sequence) return undefined; // a run of siblings is no one node (see Pattern.sequence)
+  const env = matchNode(goal, node, new Map(bindings), steps, true);
+  if (!env) return undefined;
+  const skipped = env.get(SKIPPED);
+  const lastMatched = env.get(LAST_MATCHED);
+  const found = new Map(env);
+  found.delete(SKIPPED);
+  found.delete(LAST_MATCHED);
+  const end = pattern.endsBeforeTerminator ? matchedEnd(goal, node) : node.endIndex;
+  const rewriteEnd = lastMatched && "single" in lastMatched ? Math.min(end, lastMatched.single.endIndex) : end;
+  return { node, end, rewriteEnd, bindings: found, skippedWords: skipped && "run" in skipped ? skipped.run : [] };
 }
 
 /** Outermost first in document order: by start, then the longer match first. */
@@ -205,7 +229,12 @@ function matchedEnd(goal: PatternNode, node: Node): number {
 }
 
 type Env = Map<string, Capture>;
-type Steps = { left: number };
+export type Steps = { left: number; strictness: Strictness };
+
+/** Strictness levels that compare named nodes alone: unnamed tokens on either side are left out. */
+function namedOnly(steps: Steps): boolean {
+  return steps.strictness === "ast" || steps.strictness === "relaxed" || steps.strictness === "signature";
+}
 
 /**
  * Whose children are matched: `true`, the match's own (a rewrite keeps the trailing ones);
@@ -220,9 +249,13 @@ function matchNode(goal: PatternNode, node: Node, env: Env, steps: Steps, root =
       if (!goal.anyNode && !node.isNamed) return undefined;
       return bind(goal, { single: node }, env);
     case "leaf":
-      return node.type === goal.type && node.text === goal.text ? env : undefined;
+      return node.type === goal.type && (steps.strictness === "signature" || node.text === goal.text) ? env : undefined;
     case "node":
       if (node.type !== goal.type) return undefined;
+      if (namedOnly(steps)) {
+        const goals = goal.children.filter((c) => c.kind !== "leaf" || c.named !== false);
+        return matchSequence(goals, 0, significantChildren(node).filter((c) => c.isNamed), 0, env, steps, root);
+      }
       return matchSequence(goal.children, 0, significantChildren(node), 0, env, steps, root);
   }
 }
@@ -235,7 +268,11 @@ function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number
   if (--steps.left < 0) throw new MatchBudgetExceeded();
   // ast-grep's "smart" strictness skips whatever trails once the pattern is used up:
   // `raise $E($$$A)` matches `raise E(x) from err`.
-  if (i === goals.length) return j > 0 && (root === "sequence" || (root && j < nodes.length)) ? withLastMatched(env, nodes[j - 1]!) : env;
+  if (i === goals.length) {
+    // Only "smart" skips named nodes that trail (the others have no unnamed ones left, or skip none).
+    if (steps.strictness !== "smart" && j < nodes.length) return undefined;
+    return j > 0 && (root === "sequence" || (root && j < nodes.length)) ? withLastMatched(env, nodes[j - 1]!) : env;
+  }
   const goal = goals[i]!;
   if (goal.kind === "meta" && goal.multi) return matchRun(goal, goals, i, nodes, j, env, steps, root);
   if (j < nodes.length) {
@@ -246,7 +283,7 @@ function matchSequence(goals: PatternNode[], i: number, nodes: Node[], j: number
     // An unnamed code token the pattern does not mention (a trailing comma, `async` before
     // `function`) is skipped, but only where the pattern expects a token, as in ast-grep: a
     // metavariable or a whole node never skips one, so `$M() {}` does not match `static m() {}`.
-    if (!node.isNamed && goal.kind === "leaf") {
+    if (!node.isNamed && goal.kind === "leaf" && steps.strictness !== "cst") {
       const skipped = matchSequence(goals, i, nodes, j + 1, /\w/.test(node.type) ? withSkippedWord(env, node) : env, steps, root);
       if (skipped) return skipped;
     }

@@ -4,14 +4,16 @@ import { patternLanguage, type ContextName } from "./languages.ts";
 
 export type PatternNode =
   | { kind: "meta"; name: string; multi: boolean; binds: boolean; anyNode: boolean }
-  | { kind: "leaf"; type: string; text: string }
+  /** `named`: a named node (an identifier, a literal), not a keyword or punctuation token. */
+  | { kind: "leaf"; type: string; text: string; named?: boolean }
   | { kind: "node"; type: string; children: PatternNode[] };
 
 export interface Pattern {
   language: string;
   source: string;
   root: PatternNode;
-  context: ContextName;
+  /** The ladder's context the fragment parsed in, or "selector" (a rule's `context` + `selector`). */
+  context: ContextName | "selector";
   /** Literal token texts every match must contain: files lacking one are never parsed. */
   literals: string[];
   /**
@@ -96,6 +98,44 @@ export function compilePattern(language: string, source: string, parser: Parser)
       throw error; // the first attempt's explanation is the one that reads as the user's pattern
     }
   }
+}
+
+/**
+ * ast-grep's pattern object: `context` parsed whole as a file, and the pattern is its first node of
+ * kind `selector` (pre-order), as in `{context: "class A { $F = $V }", selector: field_definition}`.
+ */
+export function compileSelected(language: string, context: string, selector: string, parser: Parser): Pattern {
+  const fragment = context.trim();
+  if (fragment === "") throw new PatternError("The pattern's context is empty. Pass code that holds the node to select, such as `class A { $F = $V }`.");
+  const { metaChar, quote = "", namePrefix } = patternLanguage(language);
+  const substituted =
+    namePrefix !== undefined ? fragment.replace(META_IN_SOURCE, (m) => asName(namePrefix, m)) : fragment.replace(META_IN_SOURCE, (m) => quote + m.replaceAll("$", metaChar) + quote);
+  const meta = namePrefix !== undefined ? nameMetaMatcher(namePrefix) : metaMatcher(metaChar, quote);
+  const tree = parser.parse(substituted);
+  if (!tree) throw new PatternError(`The context ${JSON.stringify(fragment)} could not be parsed as ${language}.`);
+  try {
+    const broken = firstBrokenNode(tree.rootNode, meta);
+    if (broken) throw new PatternError(`The context ${JSON.stringify(fragment)} does not parse as ${language}: ${describeBreak(broken, 0, fragment)}. Write a complete ${language} file fragment holding the node to select.`);
+    const target = firstOfType(tree.rootNode, selector);
+    if (!target) throw new PatternError(`The context ${JSON.stringify(fragment)} holds no ${selector} node. Pass as selector the kind of a node in the context (see ast_grep's syntax_tree).`);
+    const root = toPatternNode(target, target.endIndex, meta);
+    const literals = new Set<string>();
+    const wordLiterals = new Set<string>();
+    const metavariables: string[] = [];
+    collect(root, literals, wordLiterals, metavariables);
+    return { language, source: fragment, root, context: "selector", literals: [...literals], wordLiterals: [...wordLiterals], metavariables, sequence: false, endsBeforeTerminator: false };
+  } finally {
+    tree.delete();
+  }
+}
+
+function firstOfType(node: Node, type: string): Node | undefined {
+  if (node.type === type) return node;
+  for (const child of node.children) {
+    const found = child && firstOfType(child, type);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function compileSubstituted(language: string, fragment: string, substituted: string, parser: Parser, meta: (text: string) => PatternNode | undefined): Pattern {
@@ -265,7 +305,7 @@ function toPatternNode(node: Node, fragmentEnd: number, meta: (text: string) => 
     if (statement && sameTextChild(statement)) return { kind: "node", type: node.type, children: [asMeta] };
     return asMeta;
   }
-  if (node.childCount === 0) return { kind: "leaf", type: node.type, text: node.text };
+  if (node.childCount === 0) return { kind: "leaf", type: node.type, text: node.text, named: node.isNamed };
   const children = partsOf(node, fragmentEnd).map((c) => toPatternNode(c, fragmentEnd, meta));
   // A statement that is only a `$$$` run and its terminator stands for the run itself: C's
   // `case $V: $$$B` (the scaffold's `;` wraps $$$B in an expression statement) must take every
