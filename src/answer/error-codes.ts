@@ -23,7 +23,7 @@ export const ERROR_CODES = {
   symbol_not_found: "The symbol does not occur on that line, or the line does not exist (the message shows the line); or no definition has that name path (the message lists the nearest names).",
   ambiguous_symbol: "The symbol occurs more than once on the line, or the name path matches several definitions; the message lists how to pick one.",
   // Structural search and staged edits
-  invalid_pattern: "The ast_grep pattern does not parse, or uses a metavariable wrongly.",
+  invalid_pattern: "The ast_grep pattern does not parse, or uses a metavariable wrongly; or a rule config has an unknown key, a wrong type, a kind or field its grammar lacks, or is no valid YAML.",
   unknown_language: "No grammar is known for the language or file given.",
   unknown_edit: "There is no staged edit with that id (the message lists the staged ones).",
   edit_not_pending: "The staged edit was already accepted or rejected, or another call is accepting it.",

@@ -5,9 +5,14 @@ import { readFileInside } from "../workspace/paths.ts";
 import type { MatchRecord, Position } from "./match-record.ts";
 import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from "./match.ts";
 import type { ParseCache, ParsedFile } from "./parse-cache.ts";
-import { CompiledPatterns, type Pattern } from "./pattern.ts";
+import { CompiledPatterns } from "./pattern.ts";
 import { applyReplacements, outermost, replacementFor } from "./rewrite.ts";
 import { RememberedOutcomes } from "./remembered-outcomes.ts";
+import { isRule, type Query } from "./rules/compiled.ts";
+import { CompiledRules } from "./rules/compile.ts";
+import { findRuleMatches } from "./rules/find.ts";
+import type { RuleConfig } from "./rules/spec.ts";
+import { transformed } from "./rules/transform.ts";
 import { TextFacts } from "./text-facts.ts";
 
 export interface FileRef {
@@ -24,7 +29,9 @@ export interface SearchJob {
   language: string;
   /** The pattern's source; compiled here unless `compiled` is given (compiled once per search). */
   pattern: string;
-  compiled?: Pattern;
+  /** An ast-grep rule config, searched instead of `pattern` (checked by rules/validate.ts). */
+  rule?: RuleConfig;
+  compiled?: Query;
   files: FileRef[];
   /** When set, each file's outermost matches are rewritten with this template. */
   rewrite?: string;
@@ -98,8 +105,8 @@ const BINARY_SNIFF_BYTES = 8000;
 export interface JobResult {
   outcomes: FileOutcome[];
   stats: JobStats;
-  /** The compiled pattern, for the answer and for the other workers' jobs. */
-  pattern: Pattern;
+  /** The compiled pattern or rule, for the answer and for the other workers' jobs. */
+  pattern: Query;
 }
 
 export interface SearcherOptions {
@@ -117,6 +124,7 @@ export class FileSearcher {
   /** Loading promises, so a listing and a job asking at once share one parser. */
   private readonly parsers = new Map<string, Promise<Parser>>();
   private readonly patterns = new CompiledPatterns();
+  private readonly rules = new CompiledRules();
   /** Files whose first tree was freed, to be parsed again and kept (deferTrees). */
   private readonly unfilled = new Set<string>();
 
@@ -129,7 +137,7 @@ export class FileSearcher {
   /** `cancelled` is polled between files; a macrotask yield now and then lets a cancel message in. */
   async run(job: SearchJob, cancelled: () => boolean = () => false): Promise<JobResult> {
     const parser = await this.parser(job.language);
-    const pattern = job.compiled ?? this.patterns.get(job.language, job.pattern, parser);
+    const pattern = job.compiled ?? this.compileWith(parser, job.language, job.pattern, job.rule);
     const stats: JobStats = { candidates: 0, parsed: 0, cached: 0, remembered: 0, compiled: job.compiled ? 0 : 1 };
     const search = searchKey(job);
     const outcomes: FileOutcome[] = [];
@@ -149,9 +157,14 @@ export class FileSearcher {
     return { outcomes, stats, pattern };
   }
 
-  /** Compiles a pattern (throws PatternError); a worker that lists a directory compiles for the search. */
-  async compile(language: string, source: string): Promise<Pattern> {
-    return this.patterns.get(language, source, await this.parser(language));
+  /** Compiles a pattern or a rule (throws PatternError); a worker that lists a directory compiles for the search. */
+  async compile(language: string, source: string, rule?: RuleConfig): Promise<Query> {
+    return this.compileWith(await this.parser(language), language, source, rule);
+  }
+
+  private compileWith(parser: Parser, language: string, source: string, rule: RuleConfig | undefined): Query {
+    if (rule === undefined) return this.patterns.get(language, source, parser);
+    return this.rules.get(language, rule, parser, (pattern) => this.patterns.get(language, pattern, parser));
   }
 
   invalidate(paths: readonly string[]): void {
@@ -183,7 +196,7 @@ export class FileSearcher {
     file: FileRef,
     job: SearchJob,
     search: string | undefined,
-    pattern: Pattern,
+    pattern: Query,
     parser: Parser,
     stats: JobStats,
     budget: { records: number },
@@ -227,7 +240,8 @@ export class FileSearcher {
     }
     let matches: NodeMatch[];
     try {
-      matches = findMatches(tree.rootNode, pattern, facts.rarestOffsets(text, pattern));
+      // A rule's literal may stand in a related node (an ancestor, a sibling), not in the match: no narrowing.
+      matches = isRule(pattern) ? findRuleMatches(tree.rootNode, pattern) : findMatches(tree.rootNode, pattern, facts.rarestOffsets(text, pattern));
     } catch (error) {
       if (!(error instanceof MatchBudgetExceeded)) throw error;
       if (!cached) this.keep({ ...file, language: job.language, text, tree, facts });
@@ -246,7 +260,8 @@ export class FileSearcher {
         outcome.skipped = "not rewritten: it is not valid UTF-8, and writing it back would replace its undecodable bytes; fix its encoding first";
       } else {
         const kept = outermost(matches);
-        const laid = kept.map((m) => replacementFor(text, m, job.rewrite!, pattern.source));
+        const layoutSource = isRule(pattern) ? pattern.patternSource : pattern.source;
+        const laid = kept.map((m) => replacementFor(text, m, job.rewrite!, layoutSource, isRule(pattern) ? transformed(pattern.transform, m.bindings, text, m.node.startIndex) : undefined));
         const replacements = laid.map(({ start, end, text: replaced }) => ({ start, end, text: replaced }));
         const overwritten = laid.flatMap((r) => r.overwritten.map((word) => `\`${word.text}\` (line ${word.startPosition.row + 1})`));
         outcome.rewrite = { original: text, updated: applyReplacements(text, replacements), replacements, overwritten };

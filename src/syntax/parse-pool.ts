@@ -12,7 +12,8 @@ import { FileHomes } from "./file-homes.ts";
 import { byLanguage, countByLanguage } from "./language-groups.ts";
 import { packFiles, type PackedFiles } from "./packed-files.ts";
 import { ParseCache } from "./parse-cache.ts";
-import { PatternError, type Pattern } from "./pattern.ts";
+import { PatternError } from "./pattern.ts";
+import type { Query } from "./rules/compiled.ts";
 import { listScope, type SearchScope } from "./walk.ts";
 import { ParseWorkers, WorkerDied, type WorkerOptions, type WorkerSlot } from "./worker-slots.ts";
 
@@ -27,7 +28,7 @@ export interface PoolAnswer {
   outcomes: FileOutcome[];
   stats: JobStats;
   /** The pattern as compiled (once) for this search, in its first language; none when no file was found to search. */
-  pattern: Pattern | undefined;
+  pattern: Query | undefined;
   /** The languages searched, and those skipped because the pattern does not parse there (with their file counts). */
   languages: string[];
   unparsed: Array<{ language: string; files: number }>;
@@ -138,7 +139,7 @@ export class ParsePool {
       for (const [lang, files] of byLanguage(scope.files, language)) plan.shares.set(lang, this.homes.split(files).map(packFiles));
       plan.files = scope.files.length;
     } else if (language !== undefined) {
-      const answer = await this.workers.send(lister, { type: "list", scope, root: job.root, language, pattern: job.pattern }, signal);
+      const answer = await this.workers.send(lister, { type: "list", scope, root: job.root, language, pattern: job.pattern, rule: job.rule }, signal);
       if (answer.type !== "listed") throw new Error(`a parse worker answered a listing with ${answer.type}`);
       plan.shares.set(language, answer.shares);
       plan.patterns.set(language, answer.pattern);
@@ -150,7 +151,7 @@ export class ParsePool {
       const languages = Object.keys(listed.present).sort();
       if (languages.length > 0) {
         // The listing goes back as it came: this thread never unpacks it.
-        const compiled = await this.workers.send(lister, { type: "compile", languages, pattern: job.pattern, files: listed.files }, signal);
+        const compiled = await this.workers.send(lister, { type: "compile", languages, pattern: job.pattern, rule: job.rule, files: listed.files }, signal);
         if (compiled.type !== "compiled") throw new Error(`a parse worker answered a compile with ${compiled.type}`);
         plan.failures = compiled.failures;
         for (const lang of languages) {
@@ -169,11 +170,11 @@ export class ParsePool {
     const { scope, language, ...search } = job;
     const searcher = this.searcher();
     const listed = listScope(scope, job.root, language);
-    const patterns = new Map<string, Pattern>();
+    const patterns = new Map<string, Query>();
     const failures: Record<string, string> = {};
     for (const lang of language !== undefined ? [language] : [...new Set(listed.files.map((f) => f.language!))].sort()) {
       try {
-        patterns.set(lang, await searcher.compile(lang, job.pattern));
+        patterns.set(lang, await searcher.compile(lang, job.pattern, job.rule));
       } catch (error) {
         if (!(error instanceof PatternError) || language !== undefined) throw error;
         failures[lang] = error.message;
@@ -253,7 +254,7 @@ interface SearchPlan {
   /** Per language, in language order, one packed share per worker. */
   shares: Map<string, PackedFiles[]>;
   /** The pattern compiled per language, where it was (a job compiles it otherwise). */
-  patterns: Map<string, Pattern>;
+  patterns: Map<string, Query>;
   /** Files listed per language, those where the pattern does not parse included (a search of every language). */
   present: Record<string, number>;
   failures: Record<string, string>;

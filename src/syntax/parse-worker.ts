@@ -9,7 +9,8 @@ import { byLanguage, countByLanguage } from "./language-groups.ts";
 import { FileSearcher, yieldToEventLoop, type FileRef } from "./file-search.ts";
 import { ParseCache } from "./parse-cache.ts";
 import { packFiles, unpackFiles, type PackedFiles } from "./packed-files.ts";
-import { PatternError, type Pattern } from "./pattern.ts";
+import { PatternError } from "./pattern.ts";
+import type { Query } from "./rules/compiled.ts";
 import { listScope } from "./walk.ts";
 import type { FromWorker, ToWorker } from "./worker-protocol.ts";
 
@@ -144,7 +145,7 @@ self.onmessage = (event) => {
 async function list(message: Extract<ToWorker, { type: "list" }>): Promise<void> {
   try {
     // First the pattern: one that does not parse makes the walk pointless.
-    const pattern = await searcher.compile(message.language, message.pattern);
+    const pattern = await searcher.compile(message.language, message.pattern, message.rule);
     const { files, oversized } = listScope(message.scope, message.root, message.language);
     self.postMessage({ type: "listed", id: message.id, shares: packedShares(files), files: files.length, oversized, pattern });
   } catch (error) {
@@ -154,11 +155,11 @@ async function list(message: Extract<ToWorker, { type: "list" }>): Promise<void>
 
 async function compileEach(message: Extract<ToWorker, { type: "compile" }>): Promise<void> {
   try {
-    const patterns: Record<string, Pattern> = {};
+    const patterns: Record<string, Query> = {};
     const failures: Record<string, string> = {};
     for (const language of message.languages) {
       try {
-        patterns[language] = await searcher.compile(language, message.pattern);
+        patterns[language] = await searcher.compile(language, message.pattern, message.rule);
       } catch (error) {
         if (!(error instanceof PatternError)) throw error;
         failures[language] = error.message;

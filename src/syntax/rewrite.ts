@@ -33,9 +33,9 @@ export function outermost(matches: readonly NodeMatch[]): NodeMatch[] {
 /**
  * The replacement text of one match. `pattern` is the pattern's source: wherever the template repeats
  * it, the code's own text between the pieces is kept (its line breaks, comments, a trailing comma),
- * so an identity rewrite changes nothing.
+ * so an identity rewrite changes nothing. `made`: texts of a rule's transform, by name.
  */
-export function replacementFor(source: string, match: NodeMatch, template: string, pattern: string): Replacement & { overwritten: Node[] } {
+export function replacementFor(source: string, match: NodeMatch, template: string, pattern: string, made?: ReadonlyMap<string, string>): Replacement & { overwritten: Node[] } {
   const start = replacedFrom(match);
   const lineIndent = indentOfLine(source, start);
   const ours = piecesOf(withoutSeparatorsOfEmptyRuns(template, match));
@@ -60,6 +60,12 @@ export function replacementFor(source: string, match: NodeMatch, template: strin
     out += keptGap ?? fromTemplate(ours.gaps[t]!);
     if (piece.kind === "text") {
       out += (q >= 0 ? keep(layout.texts[q], layout.textStarts[q]) : undefined) ?? fromTemplate(piece.text);
+      return;
+    }
+    // A rule's transform made this one: its text goes in as it is.
+    const madeText = made?.get(piece.name);
+    if (madeText !== undefined) {
+      out += madeText;
       return;
     }
     const capture = match.bindings.get(piece.name);

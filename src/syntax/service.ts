@@ -12,7 +12,9 @@ import { GRAMMAR_IDS, GrammarLoader, grammarForPath, isGrammarId } from "./gramm
 import { DEFAULT_CACHE_CHARS } from "./parse-cache.ts";
 import { ParsePool } from "./parse-pool.ts";
 import type { SpawnWorker } from "./worker-slots.ts";
-import { PatternError, type Pattern } from "./pattern.ts";
+import { PatternError } from "./pattern.ts";
+import type { Query } from "./rules/compiled.ts";
+import type { RuleConfig } from "./rules/spec.ts";
 import { StagedEdits } from "./staged-edits.ts";
 import { fileRef, type SearchScope } from "./walk.ts";
 
@@ -28,7 +30,10 @@ export interface SyntaxOptions {
 }
 
 export interface SearchRequest {
+  /** The pattern's source; ignored when `rule` is given. */
   pattern: string;
+  /** An ast-grep rule config, read and checked (rules/validate.ts): searched instead of the pattern. */
+  rule?: RuleConfig;
   path?: string;
   language?: string;
   rewrite?: string;
@@ -43,8 +48,8 @@ export interface SearchRequest {
 export interface SearchAnswer {
   /** The language given or inferred, or the languages searched ("python, go") when none was. */
   language: string;
-  /** Undefined only when a search of every language found no file with a grammar. */
-  pattern: Pattern | undefined;
+  /** The compiled pattern or rule; undefined only when a search of every language found no file with a grammar. */
+  pattern: Query | undefined;
   /** Searches of every language: the languages searched, and those left out because the pattern does not parse there. */
   languages: string[];
   unparsed: Array<{ language: string; files: number }>;
@@ -126,7 +131,7 @@ export class SyntaxService {
     }
     let result;
     try {
-      result = await this.pool.run({ root: this.root, language, pattern: request.pattern, scope: searchScope, rewrite: request.rewrite, maxRecords: request.maxRecords }, request.signal, (done, total) =>
+      result = await this.pool.run({ root: this.root, language, pattern: request.pattern, rule: request.rule, scope: searchScope, rewrite: request.rewrite, maxRecords: request.maxRecords }, request.signal, (done, total) =>
         request.progress?.({ progress: done, total, message: done === 0 ? `searching ${total} ${language ?? ""}${language ? " " : ""}file(s)` : `${done} of ${total} file(s) searched` }),
       );
     } catch (error) {
@@ -149,11 +154,19 @@ export class SyntaxService {
 
   /** The request's language, the file's by its extension, or undefined: a directory searched in every language. */
   private languageFor(request: SearchRequest, scope: string, isDirectory: boolean): string | undefined {
-    if (request.language !== undefined) {
-      if (!isGrammarId(request.language)) {
-        throw new ToolFailure(`There is no grammar ${JSON.stringify(request.language)}. Use one of: ${GRAMMAR_IDS.join(", ")}.`, { code: "unknown_language" });
+    const given = request.language ?? request.rule?.language;
+    if (request.language !== undefined && request.rule?.language !== undefined && request.language !== request.rule.language) {
+      throw new ToolFailure(`language is ${JSON.stringify(request.language)} but the rule config says ${JSON.stringify(request.rule.language)}. Give one language, or the same in both.`, { code: "invalid_arguments" });
+    }
+    if (given !== undefined) {
+      if (!isGrammarId(given)) {
+        throw new ToolFailure(`There is no grammar ${JSON.stringify(given)}. Use one of: ${GRAMMAR_IDS.join(", ")}.`, { code: "unknown_language" });
       }
-      return request.language;
+      return given;
+    }
+    if (isDirectory && request.rule !== undefined) {
+      // A rule's kinds and fields belong to one grammar, as in ast-grep, where every rule names its language.
+      throw new ToolFailure(`A rule search of a directory needs its language: pass language (${GRAMMAR_IDS.slice(0, 8).join(", ")}, …) or put it in the rule config.`, { code: "invalid_arguments" });
     }
     if (isDirectory) return undefined;
     const inferred = grammarForPath(scope);

@@ -1,7 +1,11 @@
 // What searches ask of a file's text, kept with its cached entry: whether it holds a literal, and
 // where a pattern's rarest literal stands. An agent repeats and varies searches over the same files,
 // and scanning their text again was a third of a warm search once the trees were cached.
-import type { Pattern } from "./pattern.ts";
+/** What a search needs of a file's text: a pattern's or a rule's literals. */
+interface Literals {
+  literals: string[];
+  wordLiterals: string[];
+}
 
 /** Answers kept per file and kind; past this the oldest go (a file searched for many literals). */
 const MAX_FACTS = 64;
@@ -21,7 +25,7 @@ export class TextFacts {
    * file lacking one cannot match, and is never parsed). `as` inside `class` and `async` does not
    * count: for `$A as $T` that leaves a third of the TypeScript files holding `as` unparsed.
    */
-  holdsAll(text: string, pattern: Pattern): boolean {
+  holdsAll(text: string, pattern: Literals): boolean {
     return planOf(pattern).checks.every(({ literal, whole, key }) => {
       let answer = this.holds.get(key);
       if (answer === undefined) {
@@ -33,7 +37,7 @@ export class TextFacts {
   }
 
   /** Where the pattern's rarest literal starts in `text`, or undefined when it has no literal. */
-  rarestOffsets(text: string, pattern: Pattern): readonly number[] | undefined {
+  rarestOffsets(text: string, pattern: Literals): readonly number[] | undefined {
     const key = planOf(pattern).rarestKey;
     if (this.rarest.has(key)) return this.rarest.get(key);
     const offsets = rarestLiteralOffsets(text, pattern.literals, pattern.wordLiterals);
@@ -50,9 +54,9 @@ interface LiteralPlan {
   rarestKey: string;
 }
 
-const plans = new WeakMap<Pattern, LiteralPlan>();
+const plans = new WeakMap<Literals, LiteralPlan>();
 
-function planOf(pattern: Pattern): LiteralPlan {
+function planOf(pattern: Literals): LiteralPlan {
   let plan = plans.get(pattern);
   if (!plan) {
     plan = {

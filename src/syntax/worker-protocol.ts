@@ -1,7 +1,8 @@
 // Messages between the parse pool and its workers (structured-clone data only).
 import type { FileOutcome, JobStats, SearchJob } from "./file-search.ts";
 import type { PackedFiles } from "./packed-files.ts";
-import type { Pattern } from "./pattern.ts";
+import type { Query } from "./rules/compiled.ts";
+import type { RuleConfig } from "./rules/spec.ts";
 import type { SearchScope } from "./walk.ts";
 
 /** A search job with its file list packed for the trip. */
@@ -16,14 +17,14 @@ export type ToWorker =
    * (the walk, its stats and the split stay off the main thread); the compiled pattern goes with
    * every job of the search.
    */
-  | { type: "list"; id: number; scope: SearchScope; root: string; language: string; pattern: string }
+  | { type: "list"; id: number; scope: SearchScope; root: string; language: string; pattern: string; rule?: RuleConfig }
   /** List a directory's files of every language with a grammar; the pattern is compiled after, per language present. */
   | { type: "list-all"; id: number; scope: SearchScope; root: string }
   /**
    * Compile the pattern for each language (their grammars were sent before), then split the files
    * listed (by list-all, sent back as they came) of each language where it parses.
    */
-  | { type: "compile"; id: number; languages: string[]; pattern: string; files: PackedFiles }
+  | { type: "compile"; id: number; languages: string[]; pattern: string; rule?: RuleConfig; files: PackedFiles }
   | { type: "job"; id: number; job: PackedJob }
   | { type: "invalidate"; paths: string[] }
   | { type: "cancel"; id: number }
@@ -35,11 +36,11 @@ export type ToWorker =
 export type FromWorker =
   | { type: "ready" }
   /** One share of the files per worker (by index), and how many files there are in all. */
-  | { type: "listed"; id: number; shares: PackedFiles[]; files: number; oversized: number; pattern: Pattern }
+  | { type: "listed"; id: number; shares: PackedFiles[]; files: number; oversized: number; pattern: Query }
   /** Every file with a grammar, and how many of each language, for the compile that follows. */
   | { type: "listed-all"; id: number; files: PackedFiles; present: Record<string, number>; oversized: number; unnamed: Array<{ language: string; files: number }> }
   /** Per language, the compiled pattern and its files' shares (one per worker), or why the pattern does not parse there. */
-  | { type: "compiled"; id: number; patterns: Record<string, Pattern>; shares: Record<string, PackedFiles[]>; failures: Record<string, string> }
-  | { type: "result"; id: number; outcomes: FileOutcome[]; stats: JobStats; pattern: Pattern }
+  | { type: "compiled"; id: number; patterns: Record<string, Query>; shares: Record<string, PackedFiles[]>; failures: Record<string, string> }
+  | { type: "result"; id: number; outcomes: FileOutcome[]; stats: JobStats; pattern: Query }
   | { type: "failed"; id: number; message: string; patternError: boolean }
   | { type: "settled"; id: number };

@@ -10,7 +10,7 @@ import { unifiedDiff } from "../syntax/unified-diff.ts";
 import { relativeToWorkdir } from "../workspace/paths.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 import description from "./ast-edit.txt" with { type: "text" };
-import { languageArg, pathArg, patternArg, skippedNotes } from "./ast-grep-shared.ts";
+import { everyFileParsedNote, languageArg, onePatternOrRule, pathArg, patternArg, ruleArg, ruleDescription, ruleOf, skippedNotes } from "./ast-grep-shared.ts";
 
 /** Diffs of at most this many files are shown, within this many bytes; the edit itself is never cut. */
 const DIFF_FILES_SHOWN = 20;
@@ -22,12 +22,16 @@ export function astEditTool(syntax: SyntaxService) {
     title: "Structural rewrite (staged)",
     tier: "write",
     description,
-    input: v.strictObject({
-      pattern: patternArg,
-      rewrite: v.pipe(v.string("expected replacement code"), v.maxLength(100_000), v.description("Replacement code; $NAME inserts a capture.")),
-      path: pathArg,
-      language: languageArg,
-    }),
+    input: v.pipe(
+      v.strictObject({
+        pattern: patternArg,
+        rule: v.pipe(ruleArg, v.description(`${ruleDescription} Here also \`transform\` (new metavariables for the rewrite) and \`fix\` (the rewrite, when rewrite is not given).`)),
+        rewrite: v.optional(v.pipe(v.string("expected replacement code"), v.maxLength(100_000), v.description("Replacement code; $NAME inserts a capture. Needed with pattern; with rule, the config's fix serves when it is absent."))),
+        path: pathArg,
+        language: languageArg,
+      }),
+      onePatternOrRule(),
+    ),
     output: v.object({
       edit_id: v.optional(v.string()),
       replacements: v.number(),
@@ -36,9 +40,17 @@ export function astEditTool(syntax: SyntaxService) {
       notes: v.array(v.string()),
     }),
     async run(input, ctx) {
-      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, rewrite: input.rewrite, signal: ctx.signal, progress: ctx.progress });
+      const rule = ruleOf(input.rule, true);
+      if (input.rewrite !== undefined && rule?.fix !== undefined && input.rewrite !== rule.fix) {
+        throw new ToolFailure("Both rewrite and the rule config's fix are given, and they differ. Give the rewrite template once.", { code: "invalid_arguments" });
+      }
+      const rewrite = input.rewrite ?? rule?.fix;
+      if (rewrite === undefined) {
+        throw new ToolFailure("ast_edit needs the replacement: pass rewrite (or, with a rule, its fix).", { code: "invalid_arguments" });
+      }
+      const answer = await syntax.search({ pattern: input.pattern ?? "", rule, path: input.path, language: input.language, rewrite, signal: ctx.signal, progress: ctx.progress });
       const bound = answer.pattern?.metavariables ?? [];
-      const unbound = answer.pattern ? unboundInTemplate(input.rewrite, bound) : [];
+      const unbound = answer.pattern ? unboundInTemplate(rewrite, bound) : [];
       if (unbound.length > 0) {
         throw new ToolFailure(
           `The rewrite uses ${unbound.map((n) => `$${n}`).join(", ")}, which the pattern does not capture ` +
@@ -46,7 +58,7 @@ export function astEditTool(syntax: SyntaxService) {
           { code: "invalid_pattern" },
         );
       }
-      const notes = skippedNotes(syntax.root, answer, syntax.fallbackReason);
+      const notes = [...skippedNotes(syntax.root, answer, syntax.fallbackReason), ...everyFileParsedNote(answer.pattern)];
       for (const outcome of answer.outcomes) {
         const words = outcome.rewrite?.overwritten ?? [];
         if (words.length === 0) continue;

@@ -1,16 +1,60 @@
 // Input pieces and result shaping shared by ast_grep and ast_edit.
 import * as v from "valibot";
+import { ToolFailure } from "../answer/failure.ts";
 import type { MatchRecord } from "../syntax/file-search.ts";
+import { isRule, type Query } from "../syntax/rules/compiled.ts";
+import type { RuleConfig } from "../syntax/rules/spec.ts";
+import { readRuleConfig, RuleConfigError } from "../syntax/rules/validate.ts";
 import type { SearchAnswer } from "../syntax/service.ts";
 import { relativeToWorkdir } from "../workspace/paths.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 
-export const patternArg = v.pipe(
-  v.string("expected a code fragment such as `foo($A)`"),
-  v.minLength(1, "expected a non-empty code fragment"),
-  v.maxLength(10_000, "expected a pattern under 10000 characters"),
-  v.description("Code fragment with metavariables: $NAME one node, $$$NAME a run of nodes, $_ a wildcard."),
+export const patternArg = v.optional(
+  v.pipe(
+    v.string("expected a code fragment such as `foo($A)`"),
+    v.minLength(1, "expected a non-empty code fragment"),
+    v.maxLength(10_000, "expected a pattern under 10000 characters"),
+    v.description("Code fragment with metavariables: $NAME one node, $$$NAME a run of nodes, $_ a wildcard. Give pattern or rule, not both."),
+  ),
 );
+export const ruleArg = v.optional(
+  v.union(
+    [
+      v.pipe(v.string(), v.minLength(1, "expected a non-empty rule"), v.maxLength(100_000, "expected a rule under 100000 characters")),
+      v.record(v.string(), v.unknown()),
+    ],
+    "expected an ast-grep rule config: YAML text or a JSON object with a `rule` key",
+  ),
+);
+export const ruleDescription =
+  "An ast-grep rule config instead of a pattern: YAML text or a JSON object with `rule` (pattern, kind, regex, nthChild, range, inside, has, precedes, follows, all, any, not, matches), and optionally `constraints`, `utils`, `language`.";
+
+/** Exactly one of pattern and rule: the check every call of ast_grep and ast_edit gets. */
+export function onePatternOrRule<T extends { pattern?: string; rule?: string | Record<string, unknown> }>() {
+  return v.check<T, string>((input) => (input.pattern === undefined) !== (input.rule === undefined), "give pattern (a code fragment) or rule (an ast-grep rule config), exactly one of them");
+}
+
+/** The rule argument read and checked; a bad one is an invalid_pattern failure naming the key. */
+export function ruleOf(rule: string | Record<string, unknown> | undefined, forEdit: boolean): RuleConfig | undefined {
+  if (rule === undefined) return undefined;
+  try {
+    return readRuleConfig(rule, forEdit);
+  } catch (error) {
+    if (error instanceof RuleConfigError) throw new ToolFailure(error.message, { code: "invalid_pattern" });
+    throw error;
+  }
+}
+
+/** A rule whose pre-filter had no literal parsed every file: the answer says so. */
+export function everyFileParsedNote(query: Query | undefined): string[] {
+  if (!query || !isRule(query) || query.literals.length > 0) return [];
+  return ["the rule needs no literal text the pre-filter could look for (kind, not, nthChild, range or a pattern of metavariables alone), so every file was parsed; a pattern or regex with literal text lets files without it be skipped"];
+}
+
+/** "parsed as statement" for a pattern; for a rule, its kinds. */
+export function describeQuery(query: Query): string {
+  return isRule(query) ? `rule (matching ${query.kinds.join(", ") || "no kind"})` : `pattern (parsed as ${query.context})`;
+}
 export const pathArg = v.optional(
   v.pipe(v.string("expected a workspace-relative path"), v.minLength(1), v.description("File or directory to search; default the whole workspace.")),
 );

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { defineTool } from "../tool/define.ts";
 import type { SyntaxService } from "../syntax/service.ts";
 import description from "./ast-grep.txt" with { type: "text" };
-import { formatMatch, languageArg, matchesOf, matchSchema, pathArg, patternArg, skippedNotes } from "./ast-grep-shared.ts";
+import { describeQuery, everyFileParsedNote, formatMatch, languageArg, matchesOf, matchSchema, onePatternOrRule, pathArg, patternArg, ruleArg, ruleDescription, ruleOf, skippedNotes } from "./ast-grep-shared.ts";
 
 const DEFAULT_MAX_RESULTS = 50;
 
@@ -13,14 +13,18 @@ export function astGrepTool(syntax: SyntaxService) {
     title: "Structural code search",
     tier: "read",
     description,
-    input: v.strictObject({
-      pattern: patternArg,
-      path: pathArg,
-      language: languageArg,
-      max_results: v.optional(
-        v.pipe(v.number("expected a whole number"), v.integer("expected a whole number"), v.minValue(1), v.maxValue(1000), v.description("How many matches to show (default 50, at most 1000); the total is always counted.")),
-      ),
-    }),
+    input: v.pipe(
+      v.strictObject({
+        pattern: patternArg,
+        rule: v.pipe(ruleArg, v.description(ruleDescription)),
+        path: pathArg,
+        language: languageArg,
+        max_results: v.optional(
+          v.pipe(v.number("expected a whole number"), v.integer("expected a whole number"), v.minValue(1), v.maxValue(1000), v.description("How many matches to show (default 50, at most 1000); the total is always counted.")),
+        ),
+      }),
+      onePatternOrRule(),
+    ),
     output: v.object({
       language: v.string(),
       context: v.string(),
@@ -33,17 +37,18 @@ export function astGrepTool(syntax: SyntaxService) {
     }),
     async run(input, ctx) {
       const maxResults = input.max_results ?? DEFAULT_MAX_RESULTS;
-      const answer = await syntax.search({ pattern: input.pattern, path: input.path, language: input.language, maxRecords: maxResults, signal: ctx.signal, progress: ctx.progress });
+      const rule = ruleOf(input.rule, false);
+      const answer = await syntax.search({ pattern: input.pattern ?? "", rule, path: input.path, language: input.language, maxRecords: maxResults, signal: ctx.signal, progress: ctx.progress });
       const total = answer.outcomes.reduce((n, o) => n + o.count, 0);
       // Each worker built up to maxResults records in path order, so the first maxResults overall are here.
       const recorded = matchesOf(syntax.root, answer).slice(0, maxResults);
       const capped = { items: recorded, shown: recorded.length, note: recorded.length < total ? `${recorded.length} of ${total} shown` : "" };
       const filesMatched = answer.outcomes.filter((o) => o.count > 0).length;
-      const notes = skippedNotes(syntax.root, answer, syntax.fallbackReason);
+      const notes = [...skippedNotes(syntax.root, answer, syntax.fallbackReason), ...everyFileParsedNote(answer.pattern)];
       const summary =
         total === 0
           ? answer.pattern
-            ? `No match for the ${answer.language} pattern (parsed as ${answer.pattern.context}) in ${answer.filesSearched} file(s).`
+            ? `No match for the ${answer.language} ${describeQuery(answer.pattern)} in ${answer.filesSearched} file(s).`
             : "No file with a known grammar to search here."
           : `${total} match(es) in ${filesMatched} file(s) of ${answer.filesSearched} searched${capped.note ? ` (${capped.note}; raise max_results or narrow path)` : ""}.`;
       const text = [summary, ...capped.items.map(formatMatch), ...notes.map((n) => `note: ${n}`)].join("\n");

@@ -1,47 +1,15 @@
 // Differential test: sidecar's matcher against the real ast-grep CLI on the same files.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { SyntaxService } from "../../src/syntax/service.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
+import { astGrep } from "./ast-grep-cli.ts";
 import { CONTEXT_CASES, DIFFERENTIAL_CASES, LADDER_ONLY_CASES, type DifferentialCase } from "./differential-cases.ts";
 
 // Each test starts a run and its parse workers (or a parser); on a loaded machine, or under
 // nice -n 19, that takes seconds. Speed is measured by bench/ast-grep.ts, not here.
 setDefaultTimeout(30_000);
-
-const AST_GREP = join(import.meta.dir, "../../node_modules/.bin/ast-grep");
-
-interface AstGrepMatch {
-  text: string;
-  range: { start: { line: number; column: number }; end: { line: number; column: number } };
-}
-
-/** ast-grep's matches as `line:column-line:column first line of text`; `rule` is a YAML rule for `scan`. */
-function astGrep(pattern: string, language: string, file: string, rule?: string): string[] {
-  if (!existsSync(AST_GREP)) throw new Error("ast-grep CLI missing: run `npm ci` (devDependency @ast-grep/cli).");
-  const args = rule === undefined ? ["run", "-p", pattern, "-l", language, "--json=compact", file] : ["scan", "--inline-rules", rule, "--json=compact", file];
-  let out: string;
-  try {
-    out = execFileSync(AST_GREP, args, { encoding: "utf8", stdio: "pipe" });
-  } catch (error) {
-    // ast-grep exits 1 when nothing matched; its JSON answer is still on stdout.
-    const failed = error as { status?: number; stdout?: string };
-    if (failed.status !== 1 || failed.stdout === undefined) throw error;
-    out = failed.stdout;
-  }
-  return (JSON.parse(out) as AstGrepMatch[])
-    .map((m) => `${m.range.start.line + 1}:${m.range.start.column + 1}-${m.range.end.line + 1}:${m.range.end.column + 1} ${m.text.split("\n")[0]}`)
-    .sort(byPosition);
-}
-
-function byPosition(a: string, b: string): number {
-  const [al, ac] = a.split(/[:-]/).map(Number);
-  const [bl, bc] = b.split(/[:-]/).map(Number);
-  return al! - bl! || ac! - bc!;
-}
 
 async function ours(c: DifferentialCase, pattern: string, dir: string): Promise<string[]> {
   const syntax = new SyntaxService({ workdir: dir, source: bunPrimitives.grammars, workers: 0 });
