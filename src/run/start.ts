@@ -93,6 +93,7 @@ export async function startRun(
   lifecycle.add("mcp sessions", () => sessions.closeAll());
   lifecycle.add("listener", () => listening.close());
   lifecycle.serving();
+  for (const { resource, service } of connected(resources)) resource.serving?.(service);
   const shownHost = host.includes(":") ? `[${host}]` : host;
   const origin = `http://${shownHost}:${listening.port}`;
   return {

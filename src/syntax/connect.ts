@@ -11,6 +11,7 @@ export const connect: Connect<ParserSettings, SyntaxService> = (settings, ctx) =
     maxFileBytes: settings.maxFileBytes,
     workers: settings.workers,
     cacheChars: settings.cacheMiB !== undefined ? settings.cacheMiB * 1024 * 1024 : undefined,
+    warmChars: settings.warmMiB !== undefined ? settings.warmMiB * 1024 * 1024 : undefined,
   });
   ctx.lifecycle.add("syntax", () => syntax.close());
   return syntax;

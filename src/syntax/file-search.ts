@@ -127,6 +127,10 @@ export class FileSearcher {
   private readonly rules = new CompiledRules();
   /** Files whose first tree was freed, to be parsed again and kept (deferTrees). */
   private readonly unfilled = new Set<string>();
+  /** Files no search has read yet, to be parsed ahead while the cache holds less than primeBudget (prime). */
+  private unprimed: FileRef[] = [];
+  private primeRoot = "";
+  private primeBudget = 0;
 
   constructor(
     private readonly parserFor: (language: string) => Promise<Parser>,
@@ -175,10 +179,52 @@ export class FileSearcher {
   }
 
   /**
-   * Parses one file whose first tree was freed, from its cached text, and keeps the tree; false
-   * once none is left. A file changed or evicted since is passed over.
+   * Files to parse ahead of any search (the run's warm-up), by fillOne once the freed trees are
+   * kept, until the cache holds `budgetChars` of source. Replaces any files given before.
+   */
+  prime(root: string, files: FileRef[], budgetChars: number): void {
+    this.primeRoot = root;
+    this.unprimed = files.filter((file) => file.language !== undefined).reverse();
+    this.primeBudget = budgetChars;
+  }
+
+  /**
+   * Parses one file whose first tree was freed, from its cached text, and keeps the tree; then one
+   * file given to prime. False once none is left. A file changed or evicted since is passed over.
    */
   async fillOne(): Promise<boolean> {
+    return (await this.refillOne()) || (await this.primeOne());
+  }
+
+  /** Parses one file given to prime, and keeps it with its tree; false once none is left or the budget is spent. */
+  private async primeOne(): Promise<boolean> {
+    while (this.unprimed.length > 0) {
+      const file = this.unprimed.pop()!;
+      if (this.cache.peek(file.path)) continue; // a search read it first
+      if (this.cache.sourceChars + file.size > this.primeBudget) {
+        this.unprimed = [];
+        return false;
+      }
+      let bytes: Buffer;
+      try {
+        bytes = readFileInside(this.primeRoot, file.path);
+      } catch {
+        continue; // gone or unreadable: the search that needs it will say so
+      }
+      if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) continue;
+      const text = bytes.toString("utf8");
+      const tree = (await this.parser(file.language!)).parse(text);
+      if (!tree) continue;
+      // A search may have put the file while the parser loaded.
+      if (this.cache.peek(file.path)) tree.delete();
+      else this.cache.put({ ...file, language: file.language!, text, tree });
+      return true;
+    }
+    return false;
+  }
+
+  /** Parses one file whose first tree was freed again, from its cached text, and keeps the tree; false once none is left. */
+  private async refillOne(): Promise<boolean> {
     for (const path of this.unfilled) {
       this.unfilled.delete(path);
       const entry = this.cache.peek(path);
@@ -292,6 +338,7 @@ export class FileSearcher {
 
   close(): void {
     this.unfilled.clear();
+    this.unprimed = [];
     this.cache.clear();
     for (const parser of this.parsers.values()) void parser.then((p) => p.delete(), () => {});
     this.parsers.clear();

@@ -88,4 +88,9 @@ export class ParseCache {
   get size(): number {
     return this.entries.size;
   }
+
+  /** Source characters held, the bound's measure. */
+  get sourceChars(): number {
+    return this.chars;
+  }
 }

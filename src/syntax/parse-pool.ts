@@ -44,6 +44,9 @@ export interface PoolOptions extends WorkerOptions {
   source: GrammarSource;
 }
 
+/** Languages a warm-up parses ahead: a checkout's code is mostly in one to three. */
+const WARM_LANGUAGES = 3;
+
 export class ParsePool {
   private readonly workers: ParseWorkers;
   private inThread: FileSearcher | undefined;
@@ -56,6 +59,8 @@ export class ParsePool {
    * another already has, instantiates the same module instead of compiling and optimising anew.
    */
   private readonly modules: CompiledGrammars;
+  /** Settles once a warm-up has given each worker its files (whenIdle waits for that first). */
+  private warming: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: PoolOptions) {
     this.modules = compiledGrammars(options.source);
@@ -198,6 +203,27 @@ export class ParsePool {
     return { outcomes, stats, pattern: languages.length > 0 ? patterns.get(languages[0]!) : undefined, languages, unparsed: skipped, files: files.length, oversized: listed.oversized, unnamed: listed.unnamed ?? [] };
   }
 
+  /**
+   * The run is ready: starts the workers, and has each parse its share of the directory's files in
+   * its commonest languages, below every search (each gives way to any message), keeping the trees
+   * until its cache holds `budgetChars` of source. The agent's first search, seconds later, then
+   * finds its grammar compiled and optimised and many of its trees made.
+   */
+  warm(root: string, scope: SearchScope, budgetChars: number): Promise<void> {
+    this.warming = this.warmOnce(root, scope, budgetChars);
+    return this.warming;
+  }
+
+  private async warmOnce(root: string, scope: SearchScope, budgetChars: number): Promise<void> {
+    const slots = await this.workers.start();
+    if (slots.length === 0 || this.fallbackReason !== undefined) return;
+    const lister = slots[this.searches++ % slots.length]!;
+    const listed = await this.workers.send(lister, { type: "warm-list", scope, root, languages: WARM_LANGUAGES });
+    if (listed.type !== "warm-listed") throw new Error(`a parse worker answered a warm-up listing with ${listed.type}`);
+    // The grammars compile here, one at a time, while the workers parse what they already have.
+    await Promise.all(slots.map((slot, k) => this.workers.post(slot, { type: "prime", root, files: listed.shares[k]!, budgetChars }, listed.languages)));
+  }
+
   /** Forgets cached trees of files just written. */
   invalidate(paths: readonly string[]): void {
     this.inThread?.invalidate(paths);
@@ -221,7 +247,8 @@ export class ParsePool {
    * Resolves once every started worker has done all it was given, the keeping of the trees a
    * search freed included: what the next search will find cached is then cached.
    */
-  whenIdle(): Promise<void> {
+  async whenIdle(): Promise<void> {
+    await this.warming.catch(() => {});
     return this.workers.whenIdle();
   }
 

@@ -120,6 +120,13 @@ self.onmessage = (event) => {
     case "compile":
       void compileEach(message);
       return;
+    case "warm-list":
+      void warmList(message);
+      return;
+    case "prime":
+      // Queued like a job, so the fill that follows it starts once nothing else waits.
+      enqueue(() => searcher.prime(message.root, unpackFiles(message.files), message.budgetChars));
+      return;
     case "list":
       // Not queued: listing touches neither the cache nor a tree, and it runs as soon as a search in
       // progress yields, so one call's walk does not wait for another call's search. Compiling parses
@@ -148,6 +155,21 @@ async function list(message: Extract<ToWorker, { type: "list" }>): Promise<void>
     const pattern = await searcher.compile(message.language, message.pattern, message.rule);
     const { files, oversized } = listScope(message.scope, message.root, message.language);
     self.postMessage({ type: "listed", id: message.id, shares: packedShares(files), files: files.length, oversized, pattern });
+  } catch (error) {
+    self.postMessage(failure(message.id, error));
+  }
+}
+
+/** The commonest languages of a directory (by file count) and their files, split between the workers. */
+async function warmList(message: Extract<ToWorker, { type: "warm-list" }>): Promise<void> {
+  try {
+    const { files } = listScope(message.scope, message.root, undefined);
+    const counts = countByLanguage(files);
+    const languages = Object.keys(counts)
+      .sort((a, b) => counts[b]! - counts[a]! || (a < b ? -1 : 1))
+      .slice(0, message.languages);
+    const chosen = new Set(languages);
+    self.postMessage({ type: "warm-listed", id: message.id, languages, shares: packedShares(files.filter((f) => chosen.has(f.language!))) });
   } catch (error) {
     self.postMessage(failure(message.id, error));
   }

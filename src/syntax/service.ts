@@ -27,7 +27,12 @@ export interface SyntaxOptions {
   maxFileBytes?: number;
   workers?: number;
   cacheChars?: number;
+  /** Source parsed ahead per worker once the run serves (warmUp); 0 starts nothing before the first search. */
+  warmChars?: number;
 }
+
+/** Source each worker parses ahead by default: trees cost about ten times their source in memory. */
+export const DEFAULT_WARM_CHARS = 8 * 1024 * 1024;
 
 export interface SearchRequest {
   /** The pattern's source; ignored when `rule` is given. */
@@ -69,6 +74,7 @@ export class SyntaxService {
   readonly writeHooks = new WriteHooks();
   private readonly pool: ParsePool;
   private readonly maxFileBytes: number;
+  private readonly warmChars: number;
   private readonly source: GrammarSource;
   /** Main-thread parsers for one-file parses outside a search; made on first use. */
   private loader: GrammarLoader | undefined;
@@ -79,6 +85,7 @@ export class SyntaxService {
     this.source = options.source;
     this.edits = new StagedEdits(this.root);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.warmChars = Math.min(options.warmChars ?? DEFAULT_WARM_CHARS, options.cacheChars ?? DEFAULT_CACHE_CHARS);
     this.pool = new ParsePool({
       source: options.source,
       spawnWorker: options.spawnWorker,
@@ -100,6 +107,16 @@ export class SyntaxService {
       this.parsers.set(language, parser);
     }
     return parser;
+  }
+
+  /**
+   * Starts the parse workers and has them parse the workdir's files of its commonest languages
+   * ahead, in the background, below every search. A warm-up that fails leaves the first search to
+   * start the workers and say what went wrong.
+   */
+  warmUp(): void {
+    if (this.warmChars <= 0) return;
+    this.pool.warm(this.root, { kind: "tree", start: this.root, maxFileBytes: this.maxFileBytes }, this.warmChars).catch(() => {});
   }
 
   /** The run is idle: parse workers collect their garbage (each holds its own heap). */

@@ -26,6 +26,13 @@ export type ToWorker =
    */
   | { type: "compile"; id: number; languages: string[]; pattern: string; rule?: RuleConfig; files: PackedFiles }
   | { type: "job"; id: number; job: PackedJob }
+  /**
+   * The run is ready: list a directory's files of its `languages` commonest languages (those searched
+   * only when named left out) and split them between the workers, for each to parse ahead (prime).
+   */
+  | { type: "warm-list"; id: number; scope: SearchScope; root: string; languages: number }
+  /** Parse these files and keep their trees while the cache holds less than `budgetChars`, whenever nothing else is queued. */
+  | { type: "prime"; root: string; files: PackedFiles; budgetChars: number }
   | { type: "invalidate"; paths: string[] }
   | { type: "cancel"; id: number }
   /** The run is idle: collect garbage fully, between jobs. */
@@ -41,6 +48,8 @@ export type FromWorker =
   | { type: "listed-all"; id: number; files: PackedFiles; present: Record<string, number>; oversized: number; unnamed: Array<{ language: string; files: number }> }
   /** Per language, the compiled pattern and its files' shares (one per worker), or why the pattern does not parse there. */
   | { type: "compiled"; id: number; patterns: Record<string, Query>; shares: Record<string, PackedFiles[]>; failures: Record<string, string> }
+  /** The languages chosen, and their files' shares (one per worker). */
+  | { type: "warm-listed"; id: number; languages: string[]; shares: PackedFiles[] }
   | { type: "result"; id: number; outcomes: FileOutcome[]; stats: JobStats; pattern: Query }
   | { type: "failed"; id: number; message: string; patternError: boolean }
   | { type: "settled"; id: number };

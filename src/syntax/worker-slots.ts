@@ -30,7 +30,7 @@ export interface WorkerSlot {
 }
 
 /** The messages a worker answers; send() numbers each, so that its answer finds it. */
-type AnsweredMessage = Extract<ToWorker, { type: "list" | "list-all" | "compile" | "job" | "settle" }>;
+type AnsweredMessage = Extract<ToWorker, { type: "list" | "list-all" | "warm-list" | "compile" | "job" | "settle" }>;
 type WithoutId<M> = M extends unknown ? Omit<M, "id"> : never;
 
 export interface WorkerOptions {
@@ -113,6 +113,12 @@ export class ParseWorkers {
       // with listeners lives while a source can still abort), and with it this job's file list.
       signal?.removeEventListener("abort", cancel);
     }
+  }
+
+  /** Posts a message nobody waits an answer to, once the worker is ready and holds these grammars. */
+  async post(slot: WorkerSlot, message: Extract<ToWorker, { type: "prime" }>, languages: readonly string[]): Promise<void> {
+    await this.sendGrammars(slot, languages);
+    slot.worker.postMessage(message);
   }
 
   /** Posts `slot` the grammars it does not hold yet, in order (a message sent after them finds them there). */

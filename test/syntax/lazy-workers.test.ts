@@ -1,4 +1,5 @@
-// An idle run holds no parse worker: they start with the first structural call, not with the run.
+// A run with `warmMiB: 0` holds no parse worker until the first structural call; by default the
+// workers start once the run serves and parse the workdir's commonest languages ahead.
 import { expect, test } from "bun:test";
 import { connectClient } from "../../build/spawn-sidecar.ts";
 import { parseConfig, settle } from "../../src/config/load.ts";
@@ -7,7 +8,7 @@ import { startRun } from "../../src/run/start.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { call } from "./call.ts";
 
-test("a run with a parser starts no parse worker until an ast_* call arrives", async () => {
+test("a run with warmMiB 0 starts no parse worker until an ast_* call arrives", async () => {
   await using dir = await tempDir();
   await dir.write({ "a.ts": "console.log(1);\n", "b.py": "print(2)\n" });
   // Real workers, counted as they are spawned.
@@ -20,7 +21,7 @@ test("a run with a parser starts no parse worker until an ast_* call arrives", a
       return worker;
     },
   };
-  const run = await startRun(settle(parseConfig({ workdir: dir.path, resources: { parser: { workers: 2 } } })), runtime);
+  const run = await startRun(settle(parseConfig({ workdir: dir.path, resources: { parser: { workers: 2, warmMiB: 0 } } })), runtime);
   try {
     const client = await connectClient(run.url, run.surfaces.default!, "lazy-workers-test");
     expect((await client.listTools()).tools.map((t) => t.name)).toContain("ast_grep");
@@ -35,3 +36,49 @@ test("a run with a parser starts no parse worker until an ast_* call arrives", a
     await run.close();
   }
 }, 30_000);
+
+test("by default the workers start once the run serves, and parse its commonest languages ahead: the first search parses nothing", async () => {
+  await using dir = await tempDir();
+  const files: Record<string, string> = {};
+  for (let k = 0; k < 6; k++) files[`src/m${k}.ts`] = `export const f${k} = () => console.log(${k});\n`;
+  for (let k = 0; k < 4; k++) files[`py/m${k}.py`] = `print(${k})\n`;
+  files["notes.md"] = "# notes\n"; // a fourth language, past the three parsed ahead
+  files["a.rb"] = "puts 1\n";
+  files["b.rb"] = "puts 2\n";
+  await dir.write(files);
+  const run = await startRun(settle(parseConfig({ workdir: dir.path, resources: { parser: { workers: 2 } } })), bunPrimitives);
+  try {
+    const syntax = run.resources.syntax!;
+    await syntax.whenIdle(); // the warm-up's parsing is done once the workers are idle
+    const ts = await syntax.search({ pattern: "console.log($A)", language: "typescript" });
+    expect(ts.stats).toMatchObject({ candidates: 6, parsed: 0, cached: 6 });
+    const py = await syntax.search({ pattern: "print($A)", language: "python" });
+    expect(py.stats).toMatchObject({ candidates: 4, parsed: 0, cached: 4 });
+    const ruby = await syntax.search({ pattern: "puts($A)", language: "ruby" });
+    expect(ruby.stats).toMatchObject({ candidates: 2, parsed: 0, cached: 2 });
+    const markdown = await syntax.search({ pattern: "# $A", language: "markdown" });
+    expect(markdown.stats.cached).toBe(0); // the fourth language was not parsed ahead
+  } finally {
+    await run.close();
+  }
+}, 30_000);
+
+test("the warm-up stops at warmMiB of source per worker", async () => {
+  await using dir = await tempDir();
+  const files: Record<string, string> = {};
+  // 8 files of 300 KiB: 2.4 MiB in all, over two workers' 1 MiB each.
+  for (let k = 0; k < 8; k++) files[`m${k}.py`] = `x = "${"a".repeat(300 * 1024)}"\nprint(${k})\n`;
+  await dir.write(files);
+  const run = await startRun(settle(parseConfig({ workdir: dir.path, resources: { parser: { workers: 2, warmMiB: 1 } } })), bunPrimitives);
+  try {
+    const syntax = run.resources.syntax!;
+    await syntax.whenIdle();
+    const answer = await syntax.search({ pattern: "print($A)", language: "python" });
+    expect(answer.stats.candidates).toBe(8);
+    // Each worker keeps at most 1 MiB: three 300 KiB files, so at most six of the eight.
+    expect(answer.stats.cached).toBeGreaterThan(0);
+    expect(answer.stats.cached).toBeLessThanOrEqual(6);
+  } finally {
+    await run.close();
+  }
+}, 60_000);

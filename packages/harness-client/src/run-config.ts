@@ -27,6 +27,7 @@ export type RunConfig = {
       maxFileBytes?: number;
       workers?: number;
       cacheMiB?: number;
+      warmMiB?: number;
     };
     /** Language servers: lsp, lsp_rename. Connected by default. */
     languageServers?: false | ({

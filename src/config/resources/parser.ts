@@ -11,5 +11,7 @@ export const parserSettings = configObject({
   workers: v.optional(v.pipe(positiveInteger("a worker count"), v.maxValue(64, "expected at most 64 workers"))),
   /** Source size (MiB) whose parse trees are kept per worker; default 24. */
   cacheMiB: v.optional(positiveInteger("a size in MiB")),
+  /** Source size (MiB) each worker parses ahead once the run serves, in the workdir's commonest languages; default 8, 0 starts no worker before the first search. */
+  warmMiB: v.optional(positiveInteger("a size in MiB")),
 });
 export type ParserSettings = v.InferOutput<typeof parserSettings>;

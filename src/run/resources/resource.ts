@@ -50,6 +50,8 @@ export interface Resource<Name extends string, Settings, Service, Peers = RunFac
   glance?: (service: Service, run: Peers) => GlanceSection[];
   /** Its group of `sidecar doctor` checks; `always` runs it even when the config leaves the resource out. */
   doctor?: { label: string; check: DoctorGroup; always?: boolean };
+  /** What it starts in the background once the run serves (nothing a call waits on). */
+  serving?: (service: Service) => void;
   /** Memory it gives back when the run is idle. */
   reclaim?: (service: Service) => void;
 }

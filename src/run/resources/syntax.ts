@@ -23,6 +23,8 @@ export const syntax = defineResource({
   tools: (syntax) => [astGrepTool(syntax), astEditTool(syntax), resolveTool(syntax)],
   // The grammars are the binary's own: checked whatever the config connects.
   doctor: { label: "grammars", check: grammarChecks, always: true },
+  // The agent's first search comes seconds after the ready line: by then its grammar is warm.
+  serving: (syntax) => syntax.warmUp(),
   // Parse workers only ever collect: dropping their compiled matcher, the hot path of every
   // search, cost 7–18 % of throughput in the minute of load after it, for 8 points of RSS.
   reclaim: (syntax) => syntax.collectGarbage(),
