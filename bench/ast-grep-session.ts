@@ -1,0 +1,160 @@
+// Benchmark: the way an agent searches, per language, against the ast-grep CLI in the same run.
+// For each language: a fresh sidecar on that language's checkout, then five different searches,
+// one second apart (an agent refining its question), summed against ast-grep's five runs of the
+// same patterns; the cold call (process start + first search) against one ast-grep run; the same
+// search repeated at once and after an idle pause; and the sidecar's RSS after the session.
+// Usage: bun bench/ast-grep-session.ts --corpus DIR [--binary dist/sidecar] [--only LANG] [--runs N] [--idle-seconds N]
+// --corpus DIR: a folder holding these checkouts, each in a folder of this name: eslint
+// (JavaScript), core (vuejs/core, TypeScript), mypy (Python), prometheus (Go), tokio (Rust),
+// commons-lang (Java), redis (C), imgui (C++). Each is the workdir of its language's sessions. The
+// corpus is fetched by hand, never committed, and CI never runs this.
+import { resolve } from "node:path";
+import { availableParallelism, loadavg } from "node:os";
+import { spawnSidecar, type SpawnedSidecar } from "../build/spawn-sidecar.ts";
+import { residentBytes } from "../src/platform/resident-memory.ts";
+import { astGrepRun } from "./ast-grep-corpus.ts";
+import { countOption, optionArg } from "./args.ts";
+import { median } from "./stats.ts";
+import { existsSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const USAGE = "bun bench/ast-grep-session.ts --corpus DIR [--binary dist/sidecar] [--only LANG] [--runs N] [--idle-seconds N]";
+const corpusArg = optionArg("--corpus");
+if (!corpusArg) {
+  console.error(`--corpus DIR is required.\nUsage: ${USAGE}`);
+  process.exit(2);
+}
+const corpus = resolve(corpusArg);
+const binary = resolve(optionArg("--binary") ?? "dist/sidecar");
+const only = optionArg("--only");
+const RUNS = countOption("--runs", 2, USAGE);
+const IDLE_SECONDS = countOption("--idle-seconds", 8, USAGE);
+/** The pause between an agent's searches: it reads each answer before it asks again. */
+const THINK_MS = 1000;
+
+/** Five searches per language, as an agent narrows a question; the first is also the cold and repeated one. */
+const SESSIONS: Record<string, { checkout: string; astGrep: string; patterns: string[] }> = {
+  javascript: { checkout: "eslint", astGrep: "javascript", patterns: ["$A.forEach($$$B)", "context.report($$$A)", "new $C($$$A)", "const { $$$P } = $O", "if ($A) { return $B; }"] },
+  typescript: { checkout: "core", astGrep: "typescript", patterns: ["$A ?? $B", "export function $F($$$P) { $$$B }", "$A as $T", "Object.keys($O)", "if (__DEV__) { $$$B }"] },
+  python: { checkout: "mypy", astGrep: "python", patterns: ["isinstance($X, $T)", "raise $E($$$A)", "self.$A = $B", "assert $X", "for $A in $B: $$$C"] },
+  go: { checkout: "prometheus", astGrep: "go", patterns: ["if err != nil { $$$B }", "return $A, err", "require.NoError($T, $E)", "defer $F($$$A)", "for $K, $V := range $M { $$$B }"] },
+  rust: { checkout: "tokio", astGrep: "rust", patterns: ["$X.unwrap()", "Arc::new($X)", "impl $T for $S { $$$B }", "match $X { $$$A }", "$X.await"] },
+  java: { checkout: "commons-lang", astGrep: "java", patterns: ["throw new IllegalArgumentException($$$A)", "assertEquals($A, $B)", "if ($A == null) { $$$B }", "$X.length()", "return $A;"] },
+  c: { checkout: "redis", astGrep: "c", patterns: ["zfree($P);", "memcpy($D, $S, $N)", "sdsfree($S);", "if ($A == NULL) $B", "return $A;"] },
+  cpp: { checkout: "imgui", astGrep: "cpp", patterns: ["IM_ASSERT($$$A)", "ImGui::$F($$$A)", "$A->$B($$$C)", "static $T $N = $V;", "return $A;"] },
+};
+
+const config = join(tmpdir(), "sidecar-bench-session.json");
+
+async function search(sidecar: SpawnedSidecar, client: Awaited<ReturnType<SpawnedSidecar["connect"]>>, pattern: string, language: string): Promise<{ ms: number; total: number }> {
+  const started = performance.now();
+  const result = await client.callTool({ name: "ast_grep", arguments: { pattern, language, max_results: 50 } }, undefined, { timeout: 600_000 });
+  const ms = performance.now() - started;
+  if (result.isError) throw new Error(`sidecar failed on ${pattern}: ${JSON.stringify(result.content).slice(0, 400)}\n${sidecar.stderr().slice(-2000)}`);
+  return { ms, total: (result.structuredContent as { total: number }).total };
+}
+
+interface Round {
+  astGrepSession: number;
+  session: number;
+  astGrepFirst: number;
+  cold: number;
+  repeat: number;
+  repeatIdle: number;
+  rssMb: number;
+  differs: string[];
+}
+
+/** One round for a language: the session in a fresh sidecar, then cold / repeat / repeat after idle in another. */
+async function round(language: string, workdir: string, astGrep: string, patterns: string[]): Promise<Round> {
+  writeFileSync(config, JSON.stringify({ workdir, resources: { parser: {} } }));
+  const cli = patterns.map((pattern) => astGrepRun({ language, astGrepLanguage: astGrep, pattern }, workdir));
+  const differs: string[] = [];
+  let session = 0;
+  let rssMb = 0;
+  {
+    const sidecar = await spawnSidecar([binary, "serve", "--config", config]);
+    try {
+      const client = await sidecar.connect();
+      await client.listTools();
+      for (const [k, pattern] of patterns.entries()) {
+        await Bun.sleep(THINK_MS);
+        const answer = await search(sidecar, client, pattern, language);
+        session += answer.ms;
+        if (answer.total !== cli[k]!.count) differs.push(`${pattern}: sidecar ${answer.total}, ast-grep ${cli[k]!.count}`);
+      }
+      rssMb = residentBytes(sidecar.child.pid!)! / 2 ** 20;
+    } finally {
+      await sidecar.stop();
+    }
+  }
+  // Cold: from spawning the process to the first answer, as ast-grep's run is from spawn to exit.
+  const started = performance.now();
+  const sidecar = await spawnSidecar([binary, "serve", "--config", config]);
+  try {
+    const client = await sidecar.connect();
+    const first = await search(sidecar, client, patterns[0]!, language);
+    const cold = performance.now() - started;
+    void first;
+    const repeat = (await search(sidecar, client, patterns[0]!, language)).ms;
+    await Bun.sleep(IDLE_SECONDS * 1000);
+    const repeatIdle = (await search(sidecar, client, patterns[0]!, language)).ms;
+    return {
+      astGrepSession: cli.reduce((sum, r) => sum + r.ms, 0),
+      session,
+      astGrepFirst: cli[0]!.ms,
+      cold,
+      repeat,
+      repeatIdle,
+      rssMb,
+      differs,
+    };
+  } finally {
+    await sidecar.stop();
+  }
+}
+
+const rows: string[][] = [["language", "ast-grep 5× ms", "session ms", "session ×", "cold ×", "repeat ×", `after ${IDLE_SECONDS} s ×`, "RSS MB", "same counts"]];
+const ratios = { session: [] as number[], cold: [] as number[], repeat: [] as number[], idle: [] as number[] };
+const loads = [loadavg()[0]!];
+for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSIONS)) {
+  if (only !== undefined && language !== only) continue;
+  const workdir = join(corpus, checkout);
+  if (!existsSync(workdir)) {
+    console.log(`  ${language}: no ${workdir}, left out`);
+    continue;
+  }
+  const rounds: Round[] = [];
+  for (let k = 0; k < RUNS; k++) rounds.push(await round(language, workdir, astGrep, patterns));
+  loads.push(loadavg()[0]!);
+  const m = (pick: (r: Round) => number) => median(rounds.map(pick));
+  const session = m((r) => r.session / r.astGrepSession);
+  const cold = m((r) => r.cold / r.astGrepFirst);
+  const repeat = m((r) => r.repeat / r.astGrepFirst);
+  const idle = m((r) => r.repeatIdle / r.astGrepFirst);
+  ratios.session.push(session);
+  ratios.cold.push(cold);
+  ratios.repeat.push(repeat);
+  ratios.idle.push(idle);
+  const differs = rounds.flatMap((r) => r.differs);
+  for (const line of new Set(differs)) console.log(`  ${language} differs: ${line}`);
+  rows.push([
+    language,
+    m((r) => r.astGrepSession).toFixed(0),
+    m((r) => r.session).toFixed(0),
+    session.toFixed(2),
+    cold.toFixed(2),
+    repeat.toFixed(2),
+    idle.toFixed(2),
+    m((r) => r.rssMb).toFixed(0),
+    differs.length === 0 ? "yes" : "NO",
+  ]);
+}
+const widths = rows[0]!.map((_, k) => Math.max(...rows.map((r) => r[k]!.length)));
+for (const row of rows) console.log(row.map((cell, k) => cell.padEnd(widths[k]!)).join("  "));
+console.log(
+  `median over languages, each the median of ${RUNS} rounds: session ${median(ratios.session).toFixed(2)}× (target ≤ 0.5×, ≤ 1.0× each), ` +
+    `cold ${median(ratios.cold).toFixed(2)}× (≤ 1.5× each), repeat ${median(ratios.repeat).toFixed(2)}× (≤ 0.2×), after idle ${median(ratios.idle).toFixed(2)}× (≤ 0.15×)`,
+);
+console.log(`load average (1 min) during the run: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${availableParallelism()} cores`);
