@@ -72,11 +72,9 @@ describe("diagnostics on write", () => {
     await writeFile(path, "export const a: number = 1;\n");
     expect(await afterWrite(t, ["src/extra.ts"])).toMatchObject({ status: "fresh", new: [] });
     await writeFile(path, "export const a: number = 2;\n");
-    const started = Date.now();
-    const again = await afterWrite(t, ["src/extra.ts"]);
-    expect(again).toMatchObject({ status: "fresh", new: [] });
-    // Without the check the wait ran out its 15 s cap and answered timed_out; this is not a timing assertion.
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // typescript-language-server publishes nothing for it: waiting for a publish ran out the cap and
+    // answered timed_out. Asking tsserver answers fresh.
+    expect(await afterWrite(t, ["src/extra.ts"])).toMatchObject({ status: "fresh", new: [] });
     await writeFile(path, 'export const a: number = "two";\n');
     expect((await afterWrite(t, ["src/extra.ts"])).new).toEqual([expect.objectContaining({ code: "2322" })]);
     // An unused local is a hint (6133), an editor's greying-out: not news after a write.
