@@ -15,7 +15,7 @@ const LEFT_OUT: ReadonlyArray<readonly [pattern: string, drives: string]> = [
   ["test/hardening/debug-temp-files.test.ts", "debugpy"],
   ["test/hardening/{*-faults,retained-calls,sidecar-signals,write-race}.test.ts", "language servers, adapters and kernels killed mid-call"],
   ["test/cli/doctor.test.ts", "every installed server and adapter"],
-  ["test/questions/{operator-browser,console-browser,console-resources,page-secret-browser}.test.ts", "Chromium"],
+  ["test/console/{operator-browser,console-browser,console-resources,page-secret-browser}.test.ts", "Chromium"],
   ["test/syntax/compiled-workers.test.ts", "the compiled binary"],
   ["test/platform/priority.test.ts", "child processes under nice"],
   ["test/harness-client/wire-types.test.ts", "the TypeScript compiler (8 s of CPU; npm run typecheck checks the same types)"],

@@ -52,7 +52,7 @@ language servers, debugger (conversation "local"), kernels and questions (space 
 answered on the operator page) connected. A config's resources merge over those defaults
 ("kernels": false turns one off).
 
-When ready it prints one JSON line on stdout ("page" only when the operator page serves):
+When ready it prints one JSON line on stdout ("page" is the run's operator page, with a one-time link):
   {"url":…,"page":…,"surfaces":{"default":TOKEN,"plan":TOKEN,"explore":TOKEN},"pid":…,"version":…}
 Each surface's bearer token is minted per run unless the config, a token file or the
 environment fixes it. Logs go to stderr (--log-level, --log-format, --log-file); with a stateDir,

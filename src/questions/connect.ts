@@ -1,24 +1,17 @@
 // The questions domain's entry: the harness's question port when configured, else the operator
-// page, which then gets its own secret (never a surface's token: the page acts as the human).
+// board, whose cards the run's console shows and answers.
 import type { QuestionSettings } from "../config/resources/questions.ts";
 import type { Connect } from "../host/connect-context.ts";
-import { mintSecret } from "../platform/secrets.ts";
 import { OperatorBoard } from "./board.ts";
 import { QuestionDesk } from "./desk.ts";
 import { HarnessPort } from "./harness-port.ts";
-import { PageAccess } from "./page/page-access.ts";
 
 export interface QuestionService {
   desk: QuestionDesk;
   /** The space ask_user targets; without one, ask_user is not registered. */
   space: string | undefined;
-  /** Present when the sidecar is its own question port (no harness port configured). */
+  /** Present when the sidecar is its own question port (no harness port configured): the console's cards. */
   board: OperatorBoard | undefined;
-  /**
-   * Present with the board: the operator page's own secret (minted per run; no MCP route accepts
-   * it, and the page accepts no MCP token) and the one-time tickets of its links.
-   */
-  page: PageAccess | undefined;
 }
 
 /** Builds the service; pending cards end (no human) when the run closes. */
@@ -26,5 +19,5 @@ export const connect: Connect<QuestionSettings, QuestionService> = (settings, ct
   const board = settings.port ? undefined : new OperatorBoard();
   if (board) ctx.lifecycle.add("operator page", () => board.close());
   const port = settings.port ? new HarnessPort(settings.port, settings.token) : board!;
-  return { desk: new QuestionDesk(port, settings.timeoutSeconds), space: settings.space, board, page: board ? new PageAccess(mintSecret()) : undefined };
+  return { desk: new QuestionDesk(port, settings.timeoutSeconds), space: settings.space, board };
 };

@@ -1,7 +1,7 @@
 // The run at a glance for the operator page: what each resource of the run holds right now (language
 // servers, the debug session, kernels, workers, diagnostics on write), the surfaces, the run's facts.
 // Read every few seconds, so nothing here starts, probes or waits on anything.
-import type { GlanceSection } from "../questions/page/page-routes.ts";
+import type { GlanceSection } from "../console/glance.ts";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
 import { connected, type RunResources } from "./resources.ts";
 

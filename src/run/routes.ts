@@ -1,22 +1,34 @@
-// The harness-facing HTTP routes of a run, as data: each resource adds the routes it needs.
+// The HTTP routes of a run besides /mcp, as data: each resource adds the routes it needs, and the
+// run adds its console (the operator page), whose cards come from the questions resource.
 import type { CallRecord } from "../activity/call-record.ts";
+import type { PageAccess } from "../console/page-access.ts";
+import { consoleRoutes } from "../console/routes.ts";
 import type { HarnessRoute } from "../host/harness-route.ts";
-import { operatorPageRoutes } from "../questions/page/page-routes.ts";
 import type { Surface, ToolRegistry } from "../tool/registry.ts";
 import { runGlance } from "./glance.ts";
 import { connected, type RunResources } from "./resources.ts";
 
-export function harnessRoutes(resources: RunResources, registry: ToolRegistry, surfaces: readonly Surface[], record: CallRecord): HarnessRoute[] {
-  const { questions } = resources;
+export interface RunRoutes {
+  registry: ToolRegistry;
+  surfaces: readonly Surface[];
+  record: CallRecord;
+  /** Who may open the console: its one-time links and its secret. */
+  page: PageAccess;
+  /** Aborted when the run shuts down: the console's streams end. */
+  runSignal: AbortSignal;
+}
+
+export function harnessRoutes(resources: RunResources, run: RunRoutes): HarnessRoute[] {
+  const { registry, surfaces, record } = run;
   return [
     ...connected(resources).flatMap(({ resource, service }) => resource.routes?.(service, { registry }) ?? []),
-    ...(questions?.board && questions.page
-      ? operatorPageRoutes(questions.board, questions.page, {
-          glance: () => runGlance(resources, registry, surfaces),
-          calls: record.recent,
-          running: record.running,
-          recordPath: record.path,
-        })
-      : []),
+    ...consoleRoutes(run.page, {
+      glance: () => runGlance(resources, registry, surfaces),
+      calls: record.recent,
+      running: record.running,
+      recordPath: record.path,
+      cards: resources.questions?.board,
+      runSignal: run.runSignal,
+    }),
   ];
 }

@@ -1,5 +1,6 @@
 // Starts one run: its resources connected, the tool registry, the HTTP app, the listener.
 import { CallRecord } from "../activity/call-record.ts";
+import { PageAccess } from "../console/page-access.ts";
 import { createApp } from "../http/app.ts";
 import type { McpSessions } from "../http/session-table.ts";
 import type { CallActivity } from "../http/tool-call.ts";
@@ -12,6 +13,7 @@ import type { Tool } from "../tool/define.ts";
 import { ToolRegistry } from "../tool/registry.ts";
 import { VERSION } from "../version.ts";
 import { collectGarbage, shrinkFootprint } from "../platform/gc.ts";
+import { mintSecret } from "../platform/secrets.ts";
 import { toolCatalog } from "./catalog.ts";
 import { connectResources } from "./connect.ts";
 import { IdleReclaim } from "./idle-reclaim.ts";
@@ -30,8 +32,8 @@ export interface StartOptions {
 export interface RunningSidecar {
   /** The MCP endpoint, e.g. http://127.0.0.1:41234/mcp. */
   url: string;
-  /** The operator page's link with a one-time ticket, when the sidecar is its own question port. */
-  page?: string;
+  /** The console's (the operator page's) link, with a one-time ticket. */
+  page: string;
   port: number;
   surfaces: Record<string, string>;
   registry: ToolRegistry;
@@ -46,7 +48,7 @@ export interface RunningSidecar {
 
 /** The JSON line `serve` prints when ready. */
 export function readyLine(run: RunningSidecar): string {
-  return JSON.stringify({ url: run.url, ...(run.page ? { page: run.page } : {}), surfaces: run.surfaces, pid: process.pid, version: VERSION });
+  return JSON.stringify({ url: run.url, page: run.page, surfaces: run.surfaces, pid: process.pid, version: VERSION });
 }
 
 export async function startRun(
@@ -75,7 +77,10 @@ export async function startRun(
     },
   });
   lifecycle.add("idle reclaim", async () => reclaim.close());
-  const routes = harnessRoutes(resources, registry, settings.surfaces.map(({ name, tiers }) => ({ name, tiers })), record);
+  // The console's own secret, minted per run: no MCP route accepts it, and the page accepts no MCP token.
+  const page = new PageAccess(mintSecret());
+  const surfaces = settings.surfaces.map(({ name, tiers }) => ({ name, tiers }));
+  const routes = harnessRoutes(resources, { registry, surfaces, record, page, runSignal: shutdown.signal });
   const { app, sessions } = createApp({
     registry,
     surfaces: settings.surfaces,
@@ -99,7 +104,7 @@ export async function startRun(
   return {
     url: `${origin}/mcp`,
     // In the fragment, which no browser sends to a server; spent once the page has opened.
-    ...(resources.questions?.page ? { page: `${origin}/#k=${resources.questions.page.issueTicket()}` } : {}),
+    page: `${origin}/#k=${page.issueTicket()}`,
     port: listening.port,
     surfaces: Object.fromEntries(settings.surfaces.map((s) => [s.name, s.token])),
     registry,

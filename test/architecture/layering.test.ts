@@ -17,7 +17,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["runtime"],
   ["cli"],
   ["run"],
-  ["http", "tools"],
+  ["http", "tools", "console"],
   ["lsp", "dap", "syntax", "kernel", "questions", "workers"],
   ["doctor", "activity"],
   ["host"],

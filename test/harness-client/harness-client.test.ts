@@ -74,7 +74,7 @@ describe("the harness client", () => {
     expect(sidecar.ready.pid).toBe(sidecar.child.pid!);
     expect(sidecar.ready.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(Object.keys(sidecar.surfaces)).toContain("default");
-    expect(sidecar.page).toBeUndefined(); // a harness port answers questions, so there is no operator page
+    expect(sidecar.page).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#k=/); // the console, though a harness port answers questions
   });
 
   test("the reference question port receives the card and its answer completes ask_user", async () => {

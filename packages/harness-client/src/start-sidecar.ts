@@ -29,7 +29,7 @@ export interface RunningSidecar {
   ready: ReadyLine;
   /** The MCP endpoint. */
   url: string;
-  /** The operator page's link, when the sidecar is its own question port. */
+  /** The operator page's link (the run's console; it answers questions when the sidecar is its own question port). */
   page?: string;
   /** Surface name → bearer token. */
   surfaces: Record<string, string>;

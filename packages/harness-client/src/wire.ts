@@ -6,7 +6,7 @@
 export interface ReadyLine {
   /** The MCP endpoint, e.g. http://127.0.0.1:41234/mcp. */
   url: string;
-  /** The operator page's link (a one-time ticket in its fragment), when the sidecar is its own question port. */
+  /** The operator page's link (a one-time ticket in its fragment): the run's console, served by every run. */
   page?: string;
   /** Surface name → its bearer token. */
   surfaces: Record<string, string>;

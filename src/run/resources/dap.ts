@@ -2,7 +2,7 @@
 import { connect } from "../../dap/connect.ts";
 import { debugAdapterChecks } from "../../dap/doctor.ts";
 import type { DebugSupervisor } from "../../dap/supervisor.ts";
-import type { GlanceRow, GlanceSection } from "../../questions/page/page-routes.ts";
+import type { GlanceRow, GlanceSection } from "../../console/glance.ts";
 import type { SyntaxService } from "../../syntax/service.ts";
 import { debugTool } from "../../tools/debug.ts";
 import { joined, processFacts } from "./glance-text.ts";

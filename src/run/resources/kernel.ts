@@ -2,7 +2,7 @@
 import { connect } from "../../kernel/connect.ts";
 import { kernelChecks } from "../../kernel/doctor.ts";
 import type { KernelFactory } from "../../kernel/factory.ts";
-import type { GlanceSection } from "../../questions/page/page-routes.ts";
+import type { GlanceSection } from "../../console/glance.ts";
 import { evalTool } from "../../tools/eval.ts";
 import { joined, processFacts } from "./glance-text.ts";
 import { defineResource } from "./resource.ts";

@@ -3,7 +3,7 @@ import { connect } from "../../lsp/connect.ts";
 import { languageServerChecks } from "../../lsp/doctor.ts";
 import { afterWriteRoute } from "../../lsp/harness-route.ts";
 import type { LanguageServices } from "../../lsp/service.ts";
-import type { GlanceSection } from "../../questions/page/page-routes.ts";
+import type { GlanceSection } from "../../console/glance.ts";
 import { lspRenameTool } from "../../tools/lsp-rename.ts";
 import { lspTool } from "../../tools/lsp.ts";
 import { cut, joined, processFacts } from "./glance-text.ts";

@@ -6,7 +6,7 @@ import type { ConnectedResources } from "../../config/schema.ts";
 import type { DoctorGroup } from "../../doctor/check.ts";
 import type { Connect } from "../../host/connect-context.ts";
 import type { HarnessRoute } from "../../host/harness-route.ts";
-import type { GlanceSection } from "../../questions/page/page-routes.ts";
+import type { GlanceSection } from "../../console/glance.ts";
 import type { Tool } from "../../tool/define.ts";
 import type { ToolRegistry } from "../../tool/registry.ts";
 

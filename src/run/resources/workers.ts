@@ -1,5 +1,5 @@
 // The worker resource (config `vibe`): the roster of background workers, vibe_* while vibe mode is on.
-import type { GlanceSection } from "../../questions/page/page-routes.ts";
+import type { GlanceSection } from "../../console/glance.ts";
 import { vibeKillTool } from "../../tools/vibe-kill.ts";
 import { vibeListTool } from "../../tools/vibe-list.ts";
 import { vibeSendTool } from "../../tools/vibe-send.ts";

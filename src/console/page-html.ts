@@ -1,9 +1,9 @@
 // The embedded operator page and the headers it is served with (a CSP pinned to its own inline code).
 import { createHash } from "node:crypto";
-import page from "./operator.html" with { type: "text" };
-import style from "./operator.css" with { type: "text" };
-import activityScript from "./operator-activity.page.js" with { type: "text" };
-import pageScript from "./operator-page.page.js" with { type: "text" };
+import page from "./page.html" with { type: "text" };
+import style from "./page.css" with { type: "text" };
+import activityScript from "./activity.page.js" with { type: "text" };
+import pageScript from "./page.page.js" with { type: "text" };
 
 /**
  * The page as served: its markup with the style and the two scripts inlined, one block each, so

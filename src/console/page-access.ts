@@ -1,7 +1,7 @@
 // Who may use the operator page: a one-time ticket in the page link, traded once for the run's page
 // secret, which the page keeps per origin and sends as a header. No cookie (cookies ignore ports),
 // and never the secret in a URL (browsers keep every URL they opened in their history).
-import { mintSecret, sameSecret } from "../../platform/secrets.ts";
+import { mintSecret, sameSecret } from "../platform/secrets.ts";
 
 /** The header every request of the page carries its secret in; no MCP token is accepted here. */
 export const PAGE_SECRET_HEADER = "Sidecar-Page-Secret";

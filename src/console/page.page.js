@@ -1,5 +1,5 @@
-// The operator page's cards, history and connection (inlined into operator.html by page-html.ts;
-// operator-activity.page.js follows it in the same script).
+// The console's question cards, their history and its connection (inlined into page.html by
+// page-html.ts; activity.page.js follows it in the same script).
 "use strict";
 const $ = (id) => document.getElementById(id);
 const cards = new Map(); // id → element; pending cards are kept, not re-rendered, so typing survives updates
@@ -141,6 +141,17 @@ function renderHistory(entries, settledCount) {
   $("history-empty").hidden = entries.length > 0;
 }
 
+/** The cards when the run's questions come to this page; null when they go elsewhere. */
+function renderQuestions(board) {
+  $("questions-elsewhere").hidden = board !== null;
+  $("answered").hidden = board === null;
+  if (board === null) {
+    $("pending-empty").hidden = true;
+    return setStatus("Connected: watching this run", "live");
+  }
+  renderPending(board.pending);
+  renderHistory(board.history, board.settledCount);
+}
 
 function setStatus(text, kind) {
   const status = $("status");
@@ -225,8 +236,7 @@ function handleEvent(block) {
   if (name === "call") return receiveCall(JSON.parse(data.join("\n")));
   if (name !== "state") return;
   const state = JSON.parse(data.join("\n"));
-  renderPending(state.board.pending);
-  renderHistory(state.board.history, state.board.settledCount);
+  renderQuestions(state.board);
   renderGlance(state.glance);
   renderRunning(state.running || []);
 }

@@ -1,5 +1,5 @@
 // The operator page's activity (calls running and ended, opened on demand) and resources panel;
-// inlined after operator-page.page.js by page-html.ts, whose helpers ($, el, clock, secret, lock) it uses.
+// inlined after page.page.js by page-html.ts, whose helpers ($, el, clock, secret, lock) it uses.
 function renderGlance(sections) {
   $("glance").replaceChildren(...sections.flatMap((section) => {
     if (!section.rows.length) return [el("h3", { text: section.title }), el("p", { class: "none", text: section.empty || "Nothing yet." })];

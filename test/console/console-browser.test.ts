@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Page } from "playwright-core";
 import { launchBrowser, type TestBrowser } from "../helpers/browser.ts";
+import { startQuestionPort } from "../helpers/question-port.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
 import { requireSystemPython, SYSTEM_PYTHON } from "../kernel/helpers.ts";
@@ -221,6 +222,28 @@ describe("the run console in Chromium", () => {
       await running.first().waitFor({ state: "detached" });
       await until(() => calls().count(), before + 1);
       await expect(calls().first().locator(".tool").textContent()).resolves.toBe("eval");
+    },
+    SLOW_MS,
+  );
+
+  test(
+    "a run whose questions go to the harness's port has the console too: its calls, and a sentence where the cards would be",
+    async () => {
+      await using port = await startQuestionPort();
+      await using other = await startTestRun(dir.path, { resources: { questions: { port: port.url, space: "s" }, parser: {} } });
+      const watcher = await browser.context.newPage();
+      try {
+        await watcher.goto(other.run.page);
+        await watcher.getByRole("status").filter({ hasText: "Connected: watching this run" }).waitFor();
+        await watcher.getByText("This run's questions are not answered on this page").waitFor();
+        expect(await watcher.getByRole("heading", { name: "Questions answered" }).isVisible()).toBe(false);
+        expect(await watcher.getByText("No questions are waiting").isVisible()).toBe(false);
+        const found = await (await other.client()).callTool({ name: "ast_grep", arguments: { pattern: "print($A)", path: "app.py" } });
+        expect(found.isError).toBeFalsy();
+        await watcher.getByRole("list", { name: "Tool calls, newest first" }).getByRole("listitem").filter({ hasText: "ast_grep" }).waitFor();
+      } finally {
+        await watcher.close();
+      }
     },
     SLOW_MS,
   );

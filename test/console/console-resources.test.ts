@@ -4,7 +4,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { GlanceSection } from "../../src/questions/page/page-routes.ts";
+import type { GlanceSection } from "../../src/console/glance.ts";
 import { runGlance } from "../../src/run/glance.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";

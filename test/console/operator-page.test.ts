@@ -1,10 +1,12 @@
-// The operator page as the embedded question port, over plain HTTP: token, live stream, answers, permission prompts.
+// The console (the operator page) over plain HTTP: its secret, its live stream, and, as the embedded
+// question port, answers and permission prompts; served as well when the harness's port takes the questions.
 import { describe, expect, test } from "bun:test";
 import type { BoardSnapshot } from "../../src/questions/board.ts";
 import { embeddedDefaults } from "../../src/config/defaults.ts";
-import { PAGE_SECRET_HEADER } from "../../src/questions/page/page-access.ts";
+import { PAGE_SECRET_HEADER } from "../../src/console/page-access.ts";
 import { readyLine } from "../../src/run/start.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
+import { startQuestionPort } from "../helpers/question-port.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 const QUESTIONS = { resources: { questions: { space: "local" } } };
@@ -27,7 +29,15 @@ async function pageSecret(t: TestRun): Promise<string> {
   return ((await response.json()) as { secret: string }).secret;
 }
 
+interface ConsoleState {
+  /** Null when the run's questions do not come to the page. */
+  board: BoardSnapshot | null;
+  glance: { title: string; rows: { name: string; state: string }[] }[];
+}
+
 interface PageStream extends AsyncDisposable {
+  /** The next state the stream sends. */
+  next(): Promise<ConsoleState>;
   /** The next state whose board satisfies `want`. */
   state(want: (board: BoardSnapshot) => boolean): Promise<BoardSnapshot>;
 }
@@ -40,22 +50,26 @@ async function openStream(t: TestRun, secret: string): Promise<PageStream> {
   expect(response.headers.get("content-type")).toBe("text/event-stream");
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
+  const next = async (): Promise<ConsoleState> => {
+    for (;;) {
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const event = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = /^data: (.*)$/m.exec(event)?.[1];
+        if (event.startsWith("event: state") && data) return JSON.parse(data) as ConsoleState;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the event stream ended");
+      buffer += value;
+    }
+  };
   return {
+    next,
     async state(want) {
       for (;;) {
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const event = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = /^data: (.*)$/m.exec(event)?.[1];
-          if (event.startsWith("event: state") && data) {
-            const board = (JSON.parse(data) as { board: BoardSnapshot }).board;
-            if (want(board)) return board;
-          }
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error("the event stream ended");
-        buffer += value;
+        const { board } = await next();
+        if (board && want(board)) return board;
       }
     },
     async [Symbol.asyncDispose]() {
@@ -153,6 +167,26 @@ describe("the operator page's access", () => {
     const missing = await postCard(t, secret, "no-such-card", { action: "skip" });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: { code: "card_not_pending" } });
+  });
+});
+
+describe("the console of a run whose questions go to the harness's port", () => {
+  test("is served behind the same secret, streams the run's resources and calls, and takes no answers", async () => {
+    await using dir = await tempDir();
+    await using port = await startQuestionPort();
+    await using t = await startTestRun(dir.path, { resources: { questions: { port: port.url, space: "s" }, kernels: {} } });
+    expect((await t.fetch("/")).status).toBe(200);
+    expect((await t.fetch("/operator/events", { headers: { [PAGE_SECRET_HEADER]: t.run.surfaces.default! } })).status).toBe(401);
+    const secret = await pageSecret(t);
+    await using stream = await openStream(t, secret);
+    const state = await stream.next();
+    expect(state.board).toBeNull(); // the harness's port holds the cards
+    expect(state.glance.map((section) => section.title)).toContain("Kernels");
+    expect(state.glance.find((section) => section.title === "Run")!.rows).toContainEqual(expect.objectContaining({ name: "questions", state: "harness port" }));
+    // No card is answered here: the route exists only where the run's questions come to the page.
+    const answer = await postCard(t, secret, "x", { action: "skip" });
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toMatchObject({ error: { code: "not_found" } });
   });
 });
 
