@@ -5,14 +5,15 @@ import { availableParallelism } from "node:os";
 import type { Parser } from "web-tree-sitter";
 import { ToolFailure } from "../answer/failure.ts";
 import type { GrammarSource } from "../host/runtime.ts";
-import { resolveInWorkdir } from "../workspace/paths.ts";
+import { readFileInsideAsync, resolveInWorkdir } from "../workspace/paths.ts";
 import { WriteHooks } from "../workspace/write-hooks.ts";
 import { byPath, type FileOutcome, type JobStats } from "./file-search.ts";
 import { GRAMMAR_IDS, GrammarLoader, grammarForPath, isGrammarId } from "./grammars.ts";
 import { DEFAULT_CACHE_CHARS } from "./parse-cache.ts";
 import { ParsePool } from "./parse-pool.ts";
 import type { SpawnWorker } from "./worker-slots.ts";
-import { PatternError } from "./pattern.ts";
+import { compilePattern, PatternError } from "./pattern.ts";
+import { drawPattern, drawTree, type DrawnTree, type TreeView } from "./syntax-tree.ts";
 import type { Query } from "./rules/compiled.ts";
 import type { RuleConfig } from "./rules/spec.ts";
 import { StagedEdits } from "./staged-edits.ts";
@@ -65,6 +66,22 @@ export interface SearchAnswer {
   /** A search of every language: files of languages searched only when named, left out (by language). */
   unnamed: Array<{ language: string; files: number }>;
   stats: JobStats;
+}
+
+export interface TreeRequest extends TreeView {
+  /** A snippet to parse (needs language); else the file at path. */
+  code?: string;
+  path?: string;
+  language?: string;
+  /** A pattern whose parse to show (its context and its tree). */
+  pattern?: string;
+}
+
+export interface TreeAnswer {
+  language: string;
+  /** The tree of the snippet or file; absent when only a pattern was asked about. */
+  tree?: DrawnTree;
+  pattern?: string;
 }
 
 export class SyntaxService {
@@ -158,6 +175,38 @@ export class SyntaxService {
     const outcomes = result.outcomes.sort(byPath);
     const languageNames = language ?? (result.languages.length > 0 ? result.languages.join(", ") : "no");
     return { language: languageNames, pattern: result.pattern, languages: result.languages, unparsed: result.unparsed, outcomes, filesSearched: result.files, oversized: result.oversized, unnamed: result.unnamed, stats: result.stats };
+  }
+
+  /**
+   * The syntax tree of a snippet or of a file's lines, and how a pattern parsed. Parsed on this
+   * thread with its own parser (as the debugger's line checks are): one snippet or one file, asked
+   * for now and then, not worth a trip to a worker.
+   */
+  async syntaxTree(request: TreeRequest): Promise<TreeAnswer> {
+    let source = request.code;
+    let language = request.language;
+    if (source === undefined && request.path !== undefined) {
+      const file = resolveInWorkdir(this.root, request.path);
+      const info = statOrUndefined(file);
+      if (!info?.isFile()) throw new ToolFailure(`${JSON.stringify(request.path)} is not a file in the workspace. Pass one file as path, or the code itself.`, { code: "file_not_found" });
+      if (info.size > this.maxFileBytes) throw new ToolFailure(`${JSON.stringify(request.path)} is over the size limit (${this.maxFileBytes} bytes); pass the lines you want as code instead.`);
+      source = (await readFileInsideAsync(this.root, file)).toString("utf8");
+      language ??= this.languageFor({ pattern: "", path: request.path }, file, false);
+    }
+    if (language === undefined) throw new ToolFailure("Showing a syntax tree of code needs its language: pass language (or a file as path).", { code: "invalid_arguments" });
+    language = this.languageFor({ pattern: "", language }, "", false)!;
+    const parser = await this.parser(language);
+    const answer: TreeAnswer = { language };
+    if (request.pattern !== undefined) {
+      try {
+        answer.pattern = drawPattern(compilePattern(language, request.pattern, parser));
+      } catch (error) {
+        if (error instanceof PatternError) throw new ToolFailure(error.message, { code: "invalid_pattern" });
+        throw error;
+      }
+    }
+    if (source !== undefined) answer.tree = drawTree(parser, source, request);
+    return answer;
   }
 
   /** After a write: cached trees of those files are dropped, then other hooks (diagnostics) run. */

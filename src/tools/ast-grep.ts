@@ -3,7 +3,8 @@ import * as v from "valibot";
 import { defineTool } from "../tool/define.ts";
 import type { SyntaxService } from "../syntax/service.ts";
 import description from "./ast-grep.txt" with { type: "text" };
-import { describeQuery, everyFileParsedNote, formatMatch, languageArg, matchesOf, matchSchema, onePatternOrRule, pathArg, patternArg, ruleArg, ruleDescription, ruleOf, skippedNotes } from "./ast-grep-shared.ts";
+import { syntaxTreeArg, syntaxTreeReply } from "./ast-grep-tree.ts";
+import { describeQuery, everyFileParsedNote, formatMatch, languageArg, matchesOf, matchSchema, pathArg, patternArg, ruleArg, ruleDescription, ruleOf, skippedNotes } from "./ast-grep-shared.ts";
 
 const DEFAULT_MAX_RESULTS = 50;
 
@@ -19,11 +20,13 @@ export function astGrepTool(syntax: SyntaxService) {
         rule: v.pipe(ruleArg, v.description(ruleDescription)),
         path: pathArg,
         language: languageArg,
+        syntax_tree: syntaxTreeArg,
         max_results: v.optional(
           v.pipe(v.number("expected a whole number"), v.integer("expected a whole number"), v.minValue(1), v.maxValue(1000), v.description("How many matches to show (default 50, at most 1000); the total is always counted.")),
         ),
       }),
-      onePatternOrRule(),
+      v.check((input) => input.syntax_tree === undefined || input.rule === undefined, "syntax_tree shows code's tree and a pattern's parse; it takes no rule"),
+      v.check((input) => input.syntax_tree !== undefined || (input.pattern === undefined) !== (input.rule === undefined), "give pattern (a code fragment) or rule (an ast-grep rule config), exactly one of them"),
     ),
     output: v.object({
       language: v.string(),
@@ -34,8 +37,11 @@ export function astGrepTool(syntax: SyntaxService) {
       files_searched: v.number(),
       files_matched: v.number(),
       notes: v.array(v.string()),
+      /** With syntax_tree: the drawing (also the text). */
+      syntax_tree: v.optional(v.string()),
     }),
     async run(input, ctx) {
+      if (input.syntax_tree !== undefined) return syntaxTreeReply(syntax, input.syntax_tree, input);
       const maxResults = input.max_results ?? DEFAULT_MAX_RESULTS;
       const rule = ruleOf(input.rule, false);
       const answer = await syntax.search({ pattern: input.pattern ?? "", rule, path: input.path, language: input.language, maxRecords: maxResults, signal: ctx.signal, progress: ctx.progress });
