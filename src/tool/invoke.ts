@@ -7,7 +7,7 @@ import type { ErrorCode } from "../answer/error-codes.ts";
 import { errorShape } from "../answer/error-schema.ts";
 import { ToolFailure } from "../answer/failure.ts";
 import { capText, capValue } from "./budget.ts";
-import { describeArguments } from "./json-schema.ts";
+import { describeArguments, jsonSchemaOf, keysAt } from "./json-schema.ts";
 
 /**
  * The most text any answer carries. Each tool bounds its own output well below this (the largest,
@@ -26,7 +26,7 @@ export const MAX_ERROR_MESSAGE_CHARS = 2_000;
 export async function invokeTool(tool: Tool, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
   const parsed = v.safeParse(tool.input, args ?? {});
   if (!parsed.success) {
-    return errorResult("invalid_arguments", invalidArgumentsMessage(tool, parsed.issues), { problems: problemsOf(parsed.issues) });
+    return errorResult("invalid_arguments", invalidArgumentsMessage(tool, parsed.issues), { problems: problemsOf(tool, parsed.issues) });
   }
   try {
     const reply = await tool.run(parsed.output, ctx);
@@ -72,18 +72,29 @@ function asRecord(data: unknown): Record<string, unknown> {
   return data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : { value: data };
 }
 
-/** Each validation problem as data: where (a dot path) and what. */
-function problemsOf(issues: readonly v.BaseIssue<unknown>[]): { path: string; problem: string }[] {
-  return issues.map((issue) => ({ path: v.getDotPath(issue) ?? "", problem: issueText(issue) }));
+/** Each validation problem as data: where (a dot path) and what, in words. */
+function problemsOf(tool: Tool, issues: readonly v.BaseIssue<unknown>[]): { path: string; problem: string }[] {
+  return issues.map((issue) => ({ path: v.getDotPath(issue) ?? "", problem: problemText(tool, issue) }));
+}
+
+/**
+ * One problem in words. An unknown key names the key and what its object takes, where valibot
+ * says `Invalid key: Expected never but received "bogus"`.
+ */
+function problemText(tool: Tool, issue: v.BaseIssue<unknown>): string {
+  if (issue.type !== "strict_object" || issue.expected !== "never") return issueText(issue);
+  const keys = (issue.path ?? []).map((item) => String(item.key));
+  const key = keys.pop() ?? "";
+  const takes = keysAt(jsonSchemaOf(tool.input), keys);
+  const taken = takes.length ? takes.map((k) => `\`${k}\``).join(", ") : "no other";
+  return keys.length === 0
+    ? `unknown argument \`${key}\`; ${tool.name} takes ${taken}`
+    : `unknown key \`${key}\` in ${keys.join(".")}; it takes ${taken}`;
 }
 
 /** Words a validation failure for the model: each problem with its argument path, then a correct shape. */
 export function invalidArgumentsMessage(tool: Tool, issues: readonly v.BaseIssue<unknown>[]): string {
-  const problems = issues.map((issue) => {
-    const path = v.getDotPath(issue) ?? "(arguments)";
-    if (issue.type === "strict_object" && issue.expected === "never") return `- ${path}: unknown argument; ${tool.name} does not take it`;
-    return `- ${path}: ${issueText(issue)}`;
-  });
+  const problems = issues.map((issue) => `- ${v.getDotPath(issue) ?? "(arguments)"}: ${problemText(tool, issue)}`);
   return [
     `Invalid arguments for ${tool.name}:`,
     ...problems,

@@ -39,3 +39,23 @@ function typeName(prop: Record<string, unknown>): string {
   if (prop.type === "array") return `${typeName((prop.items ?? {}) as Record<string, unknown>)}[]`;
   return typeof prop.type === "string" ? prop.type : "value";
 }
+
+/**
+ * The keys the object at `path` (keys from the root; array indexes too) takes: what an unknown-key
+ * problem can offer instead. A union's object branches all count, since any of them may be meant.
+ */
+export function keysAt(schema: object, path: readonly string[]): string[] {
+  const keys = new Set<string>();
+  const visit = (node: Record<string, unknown>, rest: readonly string[]) => {
+    for (const branch of (node.anyOf ?? node.oneOf ?? []) as Record<string, unknown>[]) visit(branch, rest);
+    if (rest.length === 0) {
+      for (const key of Object.keys((node.properties ?? {}) as object)) keys.add(key);
+      return;
+    }
+    const [head, ...tail] = rest;
+    const child = /^\d+$/.test(head!) ? node.items : (node.properties as Record<string, unknown> | undefined)?.[head!];
+    if (child && typeof child === "object") visit(child as Record<string, unknown>, tail);
+  };
+  visit(schema as Record<string, unknown>, path);
+  return [...keys];
+}

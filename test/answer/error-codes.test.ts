@@ -55,7 +55,7 @@ describe("error results through the SDK client", () => {
     expect(invalid.structured.error.details).toEqual({
       problems: [
         { path: "text", problem: expect.any(String) },
-        { path: "extra", problem: expect.any(String) },
+        { path: "extra", problem: "unknown argument `extra`; test_echo takes `text`, `times`" },
       ],
     });
 

@@ -56,7 +56,7 @@ describe("MCP over Streamable HTTP with the official SDK client", () => {
     const text = (result.content as { text: string }[])[0]!.text;
     expect(text).toContain("Invalid arguments for test_echo");
     expect(text).toContain("text:");
-    expect(text).toContain("- colour: unknown argument; test_echo does not take it");
+    expect(text).toContain("- colour: unknown argument `colour`; test_echo takes `text`, `times`");
     expect(text).toContain("Expected arguments: {text: string, times?: integer}");
   });
 

@@ -14,8 +14,8 @@ const CASES: [string, Record<string, unknown>, string][] = [
   ["an empty label", { question: "Pick", options: [{ label: "A" }, { label: " " }] }, "- options.1.label: an option label is empty"],
   ["duplicate labels", { question: "Pick", options: [{ label: "Yes" }, { label: "yes " }] }, "- options: option labels must be unique (ignoring case)"],
   ["multi_select without options", { question: "Which?", allow_free_text: true, multi_select: true }, "multi_select needs options to choose from"],
-  ["an unknown argument", { question: "Pick", options: [{ label: "A" }], urgency: "high" }, "- urgency: unknown argument; ask_user does not take it"],
-  ["an option with an unknown key", { question: "Pick", options: [{ label: "A", value: 1 }] }, "- options.0.value: unknown argument"],
+  ["an unknown argument", { question: "Pick", options: [{ label: "A" }], urgency: "high" }, "- urgency: unknown argument `urgency`; ask_user takes `question`, `context`, `options`, `allow_free_text`, `multi_select`"],
+  ["an option with an unknown key", { question: "Pick", options: [{ label: "A", value: 1 }] }, "- options.0.value: unknown key `value` in options.0; it takes `label`, `description`"],
 ];
 
 describe("ask_user validation", () => {
