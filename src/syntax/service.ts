@@ -153,14 +153,14 @@ export class SyntaxService {
   async search(request: SearchRequest): Promise<SearchAnswer> {
     const scope = resolveInWorkdir(this.root, request.path ?? ".");
     const info = statOrUndefined(scope); // one system call: cheaper here than a trip through the thread pool
-    if (!info) throw new ToolFailure(`Nothing exists at ${JSON.stringify(request.path)}. Pass an existing file or directory inside the workspace, or omit path to search it all.`);
+    if (!info) throw new ToolFailure(`Nothing exists at ${JSON.stringify(request.path)}. Pass an existing file or directory inside the workspace, or omit path to search it all.`, { code: "file_not_found" });
     const language = this.languageFor(request, scope, info.isDirectory());
     let searchScope: SearchScope;
     if (info.isDirectory()) {
       searchScope = { kind: "tree", start: scope, maxFileBytes: this.maxFileBytes };
     } else {
       const ref = fileRef(scope, info, this.maxFileBytes);
-      if (typeof ref === "string") throw new ToolFailure(`Cannot search ${JSON.stringify(request.path)}: ${ref}.`);
+      if (typeof ref === "string") throw new ToolFailure(`Cannot search ${JSON.stringify(request.path)}: ${ref}.`, { code: ref === "it is not a regular file" ? "not_a_regular_file" : "failed" });
       searchScope = { kind: "files", files: [ref] };
     }
     let result;

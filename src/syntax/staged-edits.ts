@@ -136,7 +136,7 @@ export class StagedEdits {
       // a symlink since. A file swapped for one is safe there: the rename replaces the link.
       if (error instanceof FolderSwapped) throw this.rejectedAsMoved(edit, edit.files.filter((f) => error.paths.includes(f.path)).map((f) => f.rel));
       if (error instanceof AtomicWriteError) {
-        throw new ToolFailure(`Edit ${id} could not be applied: ${error.message} The edit stays staged; fix the cause and accept it again.`);
+        throw new ToolFailure(`Edit ${id} could not be applied: ${error.message} The edit stays staged; fix the cause and accept it again.`, { code: "write_failed" });
       }
       throw error;
     }
@@ -163,7 +163,7 @@ export class StagedEdits {
     return new ToolFailure(
       `Edit ${edit.id} was rejected and nothing was written: ${moved.map(shownPath).join(", ")} no longer lead(s) to the file that was staged (it or a folder on the way was replaced by a symlink). ` +
         "Run ast_edit again to stage the rewrite against the current tree.",
-      { moved },
+      { code: "file_changed", moved },
     );
   }
 
@@ -182,6 +182,7 @@ export class StagedEdits {
       throw new ToolFailure(
         `Edit ${id} expired: edits staged after it needed the room (staged edits hold at most ${Math.round(this.maxStagedChars / 2 ** 20)} MB of rewritten files, and the oldest unresolved ones go first). ` +
           "Nothing was written. Run ast_edit again to stage it, and resolve edits as you go.",
+        { code: "edit_not_pending" },
       );
     }
     if (edit.accepting) throw new ToolFailure(`Edit ${id} is being accepted by another call; its answer says how that went.`, { code: "edit_not_pending" });

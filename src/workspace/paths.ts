@@ -7,6 +7,7 @@ import { openRegularFile, openRegularFileSync, readOpened, readOpenedSync, readR
 export class PathOutsideWorkdir extends ToolFailure {
   constructor(given: string, why: string) {
     super(`The path ${JSON.stringify(given)} is outside the workspace (${why}). Pass a path relative to the workspace root.`, {
+      code: "not_in_workspace",
       path: given,
     });
   }
@@ -15,7 +16,7 @@ export class PathOutsideWorkdir extends ToolFailure {
 /** A path inside the workdir that leads to a FIFO, socket or device: no tool opens one (it could block). */
 export class SpecialFile extends ToolFailure {
   constructor(given: string, kind: string) {
-    super(`The path ${JSON.stringify(given)} is ${kind}, not a regular file or a folder, so it was not opened. Pass a source file or a folder.`, { path: given });
+    super(`The path ${JSON.stringify(given)} is ${kind}, not a regular file or a folder, so it was not opened. Pass a source file or a folder.`, { code: "not_a_regular_file", path: given });
   }
 }
 
@@ -26,7 +27,7 @@ export class SpecialFile extends ToolFailure {
  * (SpecialFile) before anything opens it.
  */
 export function resolveInWorkdir(workdir: string, given: string): string {
-  if (given.includes("\0")) throw new ToolFailure(`The path ${JSON.stringify(given)} contains a NUL byte.`);
+  if (given.includes("\0")) throw new ToolFailure(`The path ${JSON.stringify(given)} contains a NUL byte; pass the path as it is on disk.`, { code: "invalid_arguments", path: given });
   const root = realpathSync(workdir);
   const candidate = resolve(root, given);
   if (!isInside(root, candidate)) {
