@@ -68,7 +68,7 @@ export async function answerLspCall(services: LanguageServices, call: LspCall, s
   const { supervisor } = services;
   const { action } = call;
   const need = (what: "file") => {
-    if (call[what] === undefined) throw new ToolFailure(`${action} needs ${what}, e.g. {"action": "${action}", "file": "src/a.ts"}.`);
+    if (call[what] === undefined) throw new ToolFailure(`${action} needs ${what}, e.g. {"action": "${action}", "file": "src/a.ts"}.`, { code: "invalid_arguments" });
     return call[what]!;
   };
   switch (action) {
@@ -91,7 +91,7 @@ export async function answerLspCall(services: LanguageServices, call: LspCall, s
     case "body":
       return body(services, call, signal);
     case "calls": {
-      if (call.direction === undefined) throw new ToolFailure(`calls needs direction: "incoming" (who calls it) or "outgoing" (what it calls), e.g. {"action": "calls", "file": "src/a.ts", "line": 12, "symbol": "parse", "direction": "incoming"}.`);
+      if (call.direction === undefined) throw new ToolFailure(`calls needs direction: "incoming" (who calls it) or "outgoing" (what it calls), e.g. {"action": "calls", "file": "src/a.ts", "line": 12, "symbol": "parse", "direction": "incoming"}.`, { code: "invalid_arguments" });
       const target = await locateAddress(supervisor, call, action, signal);
       const rows = await calls(target, call.direction, signal);
       const page = paged(rows, call.offset, REFERENCES_CAP);
@@ -129,7 +129,7 @@ export async function answerLspCall(services: LanguageServices, call: LspCall, s
     case "reload": {
       // The file only names the root; finding it must not start a server just to restart it.
       const roots = call.file === undefined ? undefined : supervisor.rootsFor(resolveInWorkdir(supervisor.workdir, call.file));
-      if (roots?.length === 0) throw new ToolFailure(`No language server has a root for ${call.file}: no root marker in its folder or above it. lsp status lists the markers.`);
+      if (roots?.length === 0) throw new ToolFailure(`No language server has a root for ${call.file}: no root marker in its folder or above it. lsp status lists the markers.`, { code: "server_unavailable" });
       const reloaded = roots === undefined ? await supervisor.reload() : (await Promise.all(roots.map((root) => supervisor.reload(root)))).flat();
       const text = reloaded.length ? reloaded.join("\n") : "No server had been started for that root yet; they start on first use.";
       return { text, data: { action, results: reloaded.map((name) => ({ server: name })) } };
@@ -149,13 +149,13 @@ async function fileDiagnostics(services: LanguageServices, file: string, offset:
   const path = resolveInWorkdir(supervisor.workdir, file);
   const handle = await supervisor.serverFor(path);
   const unavailable = diagnosticsUnavailable(handle.spec, supervisor.launchContext());
-  if (unavailable) throw new ToolFailure(unavailable);
+  if (unavailable) throw new ToolFailure(unavailable, { code: "unsupported" });
   const document = await syncDocument(handle.client, supervisor.workdir, path);
   await supervisor.current(handle.client); // its imports may have changed on disk
   const collected = await collectDiagnostics(handle.client, document, signal);
   if (collected.status === "timed_out") {
     refuseWhileIndexing(handle.client);
-    throw new ToolFailure(`The ${handle.spec.id} server sent no diagnostics for ${file} in time; try again, or lsp reload if it keeps happening.`);
+    throw new ToolFailure(`The ${handle.spec.id} server sent no diagnostics for ${file} in time; try again, or lsp reload if it keeps happening.`, { code: "not_ready" });
   }
   const lines = supervisor.lines();
   const rows = collected.diagnostics.filter(isErrorOrWarning).map((d) => diagnosticRow(path, d, lines)).sort((a, b) => a.line - b.line);
@@ -166,7 +166,7 @@ async function fileDiagnostics(services: LanguageServices, file: string, offset:
 async function projectDiagnostics(services: LanguageServices, offset: number | undefined, signal: AbortSignal): Promise<LspAnswer> {
   const check = await checkProjects(services.supervisor, signal);
   if (check.notes.length === 0) {
-    throw new ToolFailure(`No project root with a checker was found in the workspace (markers such as tsconfig.json, pyproject.toml, go.mod, Cargo.toml, compile_commands.json, pubspec.yaml).`);
+    throw new ToolFailure(`No project root with a checker was found in the workspace (markers such as tsconfig.json, pyproject.toml, go.mod, Cargo.toml, compile_commands.json, pubspec.yaml).`, { code: "server_unavailable" });
   }
   const page = paged<DiagnosticRow>(check.rows, offset, DIAGNOSTICS_CAP);
   // A project that was not checked is unknown, never clean: the answer says so and is not `fresh`.
@@ -198,7 +198,7 @@ export function paged<T>(rows: readonly T[], offset = 0, max: number): Page<T> {
   const items = rows.slice(offset, offset + max);
   const total = rows.length;
   if (offset > 0 && offset >= total) {
-    throw new ToolFailure(`offset ${offset} is past the end: there are ${total} row(s). Pass an offset below ${total}, or omit it for the first page.`);
+    throw new ToolFailure(`offset ${offset} is past the end: there are ${total} row(s). Pass an offset below ${total}, or omit it for the first page.`, { code: "invalid_arguments" });
   }
   const end = offset + items.length;
   const note = items.length === total ? "" : `${items.length} of ${total} shown (${offset + 1}–${end})${end < total ? `; pass offset ${end} for the next` : ""}`;
@@ -240,7 +240,7 @@ export const BODY_LINES_CAP = 200;
 async function body(services: LanguageServices, call: LspCall, signal: AbortSignal): Promise<LspAnswer> {
   const { supervisor } = services;
   if (call.name_path === undefined && call.line === undefined) {
-    throw new ToolFailure(`body needs name_path (with file, or alone to search the workspace), or file, line and symbol — e.g. {"action": "body", "file": "src/cli.py", "name_path": "Parser/parse_args"}.`);
+    throw new ToolFailure(`body needs name_path (with file, or alone to search the workspace), or file, line and symbol — e.g. {"action": "body", "file": "src/cli.py", "name_path": "Parser/parse_args"}.`, { code: "invalid_arguments" });
   }
   const found = await definitionAt(supervisor, call, "body", signal);
   const lines = splitLines(found.document.text);

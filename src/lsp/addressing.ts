@@ -84,11 +84,11 @@ export async function findDefinition(supervisor: LanguageServerSupervisor, file:
 /** A target for a position action: the name's place in the definition a name path names, or line + symbol as before. */
 export async function locateAddress(supervisor: LanguageServerSupervisor, address: Address, action: string, signal?: AbortSignal): Promise<Target> {
   if (address.name_path === undefined) {
-    if (address.file === undefined) throw new ToolFailure(`${action} needs file with line and symbol, or a name_path — e.g. {"file": "src/a.ts", "line": 12, "symbol": "parseConfig"} or {"name_path": "Parser/parse_args"}.`);
+    if (address.file === undefined) throw new ToolFailure(`${action} needs file with line and symbol, or a name_path — e.g. {"file": "src/a.ts", "line": 12, "symbol": "parseConfig"} or {"name_path": "Parser/parse_args"}.`, { code: "invalid_arguments" });
     return locate(supervisor, address.file, address.line, address.symbol, action);
   }
   if (address.line !== undefined || address.symbol !== undefined) {
-    throw new ToolFailure(`${action} takes either name_path or line and symbol, not both: name_path names the definition on its own.`);
+    throw new ToolFailure(`${action} takes either name_path or line and symbol, not both: name_path names the definition on its own.`, { code: "invalid_arguments" });
   }
   const found = await findDefinition(supervisor, address.file, address.name_path, signal);
   const { selectionRange } = found.definition;
@@ -111,7 +111,7 @@ export async function locateAddress(supervisor: LanguageServerSupervisor, addres
  */
 export async function definitionAt(supervisor: LanguageServerSupervisor, address: Address, action: string, signal?: AbortSignal): Promise<FoundDefinition> {
   if (address.name_path !== undefined) {
-    if (address.line !== undefined || address.symbol !== undefined) throw new ToolFailure(`${action} takes either name_path or line and symbol, not both.`);
+    if (address.line !== undefined || address.symbol !== undefined) throw new ToolFailure(`${action} takes either name_path or line and symbol, not both.`, { code: "invalid_arguments" });
     return findDefinition(supervisor, address.file, address.name_path, signal);
   }
   const target = await locateAddress(supervisor, address, action, signal);

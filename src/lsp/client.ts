@@ -166,7 +166,7 @@ export class LanguageServerClient {
       // A ResponseError is the server's own refusal: pass its words on.
       const said = (error as Error).message.replace(/^Request \S+ failed with message: /, "");
       if ((error as { code?: unknown }).code === CONTENT_MODIFIED) throw new ContentModified(this.spec.id, method, said);
-      throw new ToolFailure(`The ${this.spec.id} server answered ${method} with an error: ${said}`);
+      throw new ToolFailure(`The ${this.spec.id} server answered ${method} with an error: ${said}`, { code: "server_error" });
     } finally {
       this.inFlight -= 1;
       this.lastActivity = Date.now();

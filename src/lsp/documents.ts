@@ -74,7 +74,7 @@ export async function syncDocument(
 function unreadable(path: string, error: unknown): ToolFailure {
   const code = (error as NodeJS.ErrnoException).code;
   const why = code ? `${code}. Check the file exists and is readable` : (error as Error).message;
-  return new ToolFailure(`Cannot read ${shownPath(path)}: ${why}.`);
+  return new ToolFailure(`Cannot read ${shownPath(path)}: ${why}.`, { code: code === "ENOENT" ? "file_not_found" : "failed" });
 }
 
 /**

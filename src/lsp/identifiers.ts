@@ -67,9 +67,9 @@ const ANY_LANGUAGE: NameRules = { language: "its language", shape: /^[\p{L}_][\p
 export function refuseBadName(serverId: string, name: string): void {
   const rules = RULES[serverId] ?? ANY_LANGUAGE;
   if (!rules.shape.test(name)) {
-    throw new ToolFailure(`new_name ${JSON.stringify(name)} is not a ${rules.language} identifier: use ${rules.allows}, not starting with a digit. Nothing was changed.`);
+    throw new ToolFailure(`new_name ${JSON.stringify(name)} is not a ${rules.language} identifier: use ${rules.allows}, not starting with a digit. Nothing was changed.`, { code: "invalid_arguments" });
   }
   if (rules.keywords.has(name.replace(/^#/, ""))) {
-    throw new ToolFailure(`new_name ${JSON.stringify(name)} is a ${rules.language} keyword and cannot name anything. Pick another name; nothing was changed.`);
+    throw new ToolFailure(`new_name ${JSON.stringify(name)} is a ${rules.language} keyword and cannot name anything. Pick another name; nothing was changed.`, { code: "invalid_arguments" });
   }
 }

@@ -34,7 +34,7 @@ export function parseNamePath(text: string): NamePath {
   const body = suffix ? trimmed.slice(0, -suffix[0].length) : trimmed;
   const absolute = body.startsWith("/");
   const segments = body.split("/").map((s) => s.trim()).filter(Boolean);
-  if (segments.length === 0) throw new ToolFailure(`name_path ${JSON.stringify(text)} names nothing; pass e.g. "Parser/parse_args", "parse_args" or "parse_args#2".`);
+  if (segments.length === 0) throw new ToolFailure(`name_path ${JSON.stringify(text)} names nothing; pass e.g. "Parser/parse_args", "parse_args" or "parse_args#2".`, { code: "invalid_arguments" });
   return { segments, absolute, ...(suffix ? { pick: Number(suffix[1]) } : {}) };
 }
 

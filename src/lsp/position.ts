@@ -21,7 +21,7 @@ export function bareSymbol(symbol: string): string {
  * symbol absent or ambiguous is an error listing what the line does hold.
  */
 export function resolveSymbolColumn(lineText: string, symbol: string, line: number): SymbolColumn {
-  if (symbol.trim() === "") throw new ToolFailure(`symbol is empty; pass the identifier as it appears on line ${line}.`);
+  if (symbol.trim() === "") throw new ToolFailure(`symbol is empty; pass the identifier as it appears on line ${line}.`, { code: "invalid_arguments" });
   let wanted = symbol;
   let pick: number | undefined;
   const suffix = /^(.+)#(\d+)$/.exec(symbol);
@@ -34,23 +34,24 @@ export function resolveSymbolColumn(lineText: string, symbol: string, line: numb
     // `util.Compute` would land on `util`: an answer about something else that looks right.
     throw new ToolFailure(
       `symbol ${JSON.stringify(wanted)} holds ${names.length} names (${names.join(", ")}); a position is one identifier. Pass the one you mean, e.g. ${JSON.stringify(names[names.length - 1])}.`,
+      { code: "invalid_arguments" },
     );
   }
   const found = occurrences(lineText, wanted);
   if (found.length === 0) {
     const names = [...new Set(lineText.match(IDENTIFIERS) ?? [])];
     const listed = names.length ? `Identifiers on that line: ${names.slice(0, 40).join(", ")}.` : "The line holds no identifiers.";
-    throw new ToolFailure(`${JSON.stringify(wanted)} does not occur on line ${line} (as a whole identifier). ${listed} Line ${line} reads: ${JSON.stringify(lineText.trim())}`);
+    throw new ToolFailure(`${JSON.stringify(wanted)} does not occur on line ${line} (as a whole identifier). ${listed} Line ${line} reads: ${JSON.stringify(lineText.trim())}`, { code: "symbol_not_found" });
   }
   if (pick !== undefined) {
     if (pick < 1 || pick > found.length) {
-      throw new ToolFailure(`${JSON.stringify(wanted)} occurs ${found.length} time(s) on line ${line}; #${pick} does not exist. Use ${wanted}#1 … ${wanted}#${found.length}.`);
+      throw new ToolFailure(`${JSON.stringify(wanted)} occurs ${found.length} time(s) on line ${line}; #${pick} does not exist. Use ${wanted}#1 … ${wanted}#${found.length}.`, { code: "symbol_not_found" });
     }
     return { character: found[pick - 1]!, occurrence: pick };
   }
   if (found.length > 1) {
     const listed = found.map((at, i) => `${wanted}#${i + 1} (${context(lineText, at, wanted.length)})`).join(", ");
-    throw new ToolFailure(`${JSON.stringify(wanted)} occurs ${found.length} times on line ${line}: ${listed}. Pass symbol as one of those to pick it.`);
+    throw new ToolFailure(`${JSON.stringify(wanted)} occurs ${found.length} times on line ${line}: ${listed}. Pass symbol as one of those to pick it.`, { code: "ambiguous_symbol" });
   }
   return { character: found[0]!, occurrence: 1 };
 }

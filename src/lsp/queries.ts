@@ -41,14 +41,14 @@ export interface Target {
 /** Opens the file on its server and turns line + symbol into an LSP position. */
 export async function locate(supervisor: LanguageServerSupervisor, file: string, line: number | undefined, symbol: string | undefined, action: string): Promise<Target> {
   if (line === undefined || symbol === undefined) {
-    throw new ToolFailure(`${action} needs file, line and symbol — e.g. {"action": "${action}", "file": "src/a.ts", "line": 12, "symbol": "parseConfig"}. Positions are never guessed from a column.`);
+    throw new ToolFailure(`${action} needs file, line and symbol — e.g. {"action": "${action}", "file": "src/a.ts", "line": 12, "symbol": "parseConfig"}. Positions are never guessed from a column.`, { code: "invalid_arguments" });
   }
   const path = resolveInWorkdir(supervisor.workdir, file);
   const handle = await supervisor.serverFor(path);
   const document = await syncDocument(handle.client, supervisor.workdir, path);
   await supervisor.current(handle.client);
   const lines = splitLines(document.text);
-  if (line > lines.length) throw new ToolFailure(`${file} has ${lines.length} lines; line ${line} does not exist.`);
+  if (line > lines.length) throw new ToolFailure(`${file} has ${lines.length} lines; line ${line} does not exist.`, { code: "symbol_not_found" });
   const column = resolveSymbolColumn(lines[line - 1]!, symbol, line);
   const bare = bareSymbol(symbol);
   // On a sigil-prefixed name ($VERSION, $gap, $name) the position is its first letter: the
@@ -103,7 +103,7 @@ export async function refuseWhereNoSymbol(target: Target, symbol: string, line: 
   const hint = elsewhere.length
     ? ` It also occurs on line${elsewhere.length > 1 ? "s" : ""} ${elsewhere.map((l) => `${l.line} (${JSON.stringify(l.text.trim().slice(0, 80))})`).join(", ")}; point at a line where it is code.`
     : ` It occurs on no other line of the file; point at a line where it is code, or search with symbols and query.`;
-  throw new ToolFailure(`The ${client.spec.id} server knows no symbol at ${bare} on line ${line} (no definition, references or hover there): a name in a comment or a string is not one.${hint}`);
+  throw new ToolFailure(`The ${client.spec.id} server knows no symbol at ${bare} on line ${line} (no definition, references or hover there): a name in a comment or a string is not one.${hint}`, { code: "symbol_not_found" });
 }
 
 export async function hover(target: Target, signal?: AbortSignal): Promise<string> {
@@ -151,11 +151,11 @@ const OFFERED_ACTIONS = [
 /** A server that does not offer the action (sql-language-server has no hover) is said to, with what it does offer. */
 export function requireProvider(client: LanguageServerClient, provider: keyof LanguageServerClient["capabilities"], action: string): void {
   const unanswered = client.spec.unanswered?.[action as keyof NonNullable<typeof client.spec.unanswered>];
-  if (unanswered) throw new ToolFailure(`The ${client.spec.id} server does not answer ${action.replace("_", " ")}: ${unanswered}.`);
+  if (unanswered) throw new ToolFailure(`The ${client.spec.id} server does not answer ${action.replace("_", " ")}: ${unanswered}.`, { code: "unsupported" });
   if (client.capabilities[provider]) return;
   const offered = OFFERED_ACTIONS.filter(([, p]) => client.capabilities[p]).map(([name]) => name);
   const instead = offered.length ? `It offers ${offered.join(", ")}.` : "It offers none of definition, references, hover or symbols; diagnostics still work.";
-  throw new ToolFailure(`The ${client.spec.id} server does not offer ${action.replace("_", " ")}. ${instead}`);
+  throw new ToolFailure(`The ${client.spec.id} server does not offer ${action.replace("_", " ")}. ${instead}`, { code: "unsupported" });
 }
 
 /** How long to wait before asking a second time for references that came back empty. */
@@ -184,7 +184,7 @@ export async function referencesOnceMore(target: Target, signal?: AbortSignal): 
 export function refuseWhileIndexing(client: LanguageServerClient): void {
   const busy = [...client.activeProgress.values()];
   if (busy.length === 0) return;
-  throw new ToolFailure(`The ${client.spec.id} server is still indexing (${busy.slice(0, 3).join("; ")}), so its empty answer means nothing yet. Try again in a few seconds.`);
+  throw new ToolFailure(`The ${client.spec.id} server is still indexing (${busy.slice(0, 3).join("; ")}), so its empty answer means nothing yet. Try again in a few seconds.`, { code: "not_ready" });
 }
 
 function hoverText(contents: Hover["contents"]): string {

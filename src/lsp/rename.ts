@@ -45,11 +45,11 @@ export async function renameSymbol(supervisor: LanguageServerSupervisor, input: 
   refuseBadName(client.spec.id, input.new_name);
   const at = { textDocument: { uri: target.document.uri }, position: target.position };
   const provider = client.capabilities.renameProvider;
-  if (!provider) throw new ToolFailure(`The ${client.spec.id} server does not offer rename.`);
+  if (!provider) throw new ToolFailure(`The ${client.spec.id} server does not offer rename.`, { code: "unsupported" });
   if (typeof provider === "object" && provider.prepareProvider) {
     const prepared = await client.query<Range | { range: Range } | { defaultBehavior: boolean } | null>("textDocument/prepareRename", at, signal).catch((error: Error) => {
       if (error instanceof ServerGone) throw error;
-      throw new ToolFailure(`${named} cannot be renamed: ${error.message.replace(/^.*? with an error: /, "")}`);
+      throw new ToolFailure(`${named} cannot be renamed: ${error.message.replace(/^.*? with an error: /, "")}`, { code: "server_error" });
     });
     if (!prepared) throw new ToolFailure(`${named} cannot be renamed (the ${client.spec.id} server refused it). Point at a declared name.`);
   }
@@ -59,7 +59,7 @@ export async function renameSymbol(supervisor: LanguageServerSupervisor, input: 
       answer = await client.query<WorkspaceEdit | null>("textDocument/rename", { ...at, newName: input.new_name }, signal);
     } catch (error) {
       if (error instanceof ToolFailure) throw error;
-      throw new ToolFailure(`The ${client.spec.id} server refused the rename: ${(error as Error).message}`);
+      throw new ToolFailure(`The ${client.spec.id} server refused the rename: ${(error as Error).message}`, { code: "server_error" });
     }
     if (!answer || (!answer.changes && !answer.documentChanges)) throw new ToolFailure(`The ${client.spec.id} server found nothing to rename for ${named}.`);
     refuseOutside(supervisor, answer, name);
@@ -93,10 +93,10 @@ export async function renameSymbol(supervisor: LanguageServerSupervisor, input: 
         const moved = error.paths.map((p) => relativeToWorkdir(supervisor.workdir, p));
         throw new ToolFailure(
           `The rename was not applied and nothing was written: a folder on the way to ${moved.map(shownPath).join(", ")} was replaced by a symlink while the rename ran. Check the tree and run lsp_rename again.`,
-          { moved },
+          { code: "file_changed", moved },
         );
       }
-      throw new ToolFailure(`${(error as Error).message} Check the files are writable and retry.`);
+      throw new ToolFailure(`${(error as Error).message} Check the files are writable and retry.`, { code: "write_failed" });
     }
   };
   // Checked before anything is written: the servers get the renamed texts in memory. clangd reads
@@ -224,6 +224,7 @@ function refuseOutside(supervisor: LanguageServerSupervisor, edit: WorkspaceEdit
   if (outside.length === 0) return;
   throw new ToolFailure(
     `${name} is defined outside the workspace (${outside[0]!.shown}${outside.length > 1 ? ` and ${outside.length - 1} other file(s)` : ""}); rename it where it is declared. Nothing was changed.`,
+    { code: "not_in_workspace" },
   );
 }
 

@@ -5,7 +5,7 @@ import { ToolFailure } from "../answer/failure.ts";
 /** The server process went away while a request was waiting. */
 export class ServerGone extends ToolFailure {
   constructor(readonly label: string, readonly exit: string) {
-    super(`The ${label} language server exited (${exit}) before answering. The next call restarts it.`);
+    super(`The ${label} language server exited (${exit}) before answering. The next call restarts it.`, { code: "server_unavailable" });
     this.name = "ServerGone";
   }
 }

@@ -53,11 +53,11 @@ export async function launchFor(spec: ServerSpec, root: string, ctx: LaunchConte
     case "found":
       return lookup.launch;
     case "refused":
-      throw new ToolFailure(`${named} is ${lookup.reason}.`);
+      throw new ToolFailure(`${named} is ${lookup.reason}.`, { code: "server_unavailable" });
     case "missing":
-      throw new ToolFailure(`${named} cannot start: ${lookup.reason}${skippedText(lookup.skipped)}. Install it (${spec.installHint}) or set resources.languageServers.servers.${spec.id}.command.`);
+      throw new ToolFailure(`${named} cannot start: ${lookup.reason}${skippedText(lookup.skipped)}. Install it (${spec.installHint}) or set resources.languageServers.servers.${spec.id}.command.`, { code: "server_unavailable" });
     case "installable": {
-      if (ctx.provisioner.policy === "never") throw new ToolFailure(`${named} cannot start: ${neverInstalled(spec, lookup, ctx)}.`);
+      if (ctx.provisioner.policy === "never") throw new ToolFailure(`${named} cannot start: ${neverInstalled(spec, lookup, ctx)}.`, { code: "server_unavailable" });
       let dir: string;
       try {
         dir = await ctx.provisioner.install(spec);

@@ -132,7 +132,7 @@ export class LanguageServerSupervisor {
     const specs = serversForFile(this.catalog, file);
     if (specs.length === 0) {
       const known = [...new Set(this.catalog.flatMap((s) => s.extensions))].join(" ");
-      throw new ToolFailure(`No language server in the catalog handles ${extension || "files without an extension"}. Handled extensions: ${known}.`);
+      throw new ToolFailure(`No language server in the catalog handles ${extension || "files without an extension"}. Handled extensions: ${known}.`, { code: "server_unavailable" });
     }
     const misses: string[] = [];
     for (const spec of specs) {
@@ -143,7 +143,7 @@ export class LanguageServerSupervisor {
       }
       return { client: await this.ensure(spec, root), spec, root };
     }
-    throw new ToolFailure(`No language server can serve ${shownPath(relativeToWorkdir(this.workdir, file))}: ${misses.join("; ")}. Add the marker at the project's root.`);
+    throw new ToolFailure(`No language server can serve ${shownPath(relativeToWorkdir(this.workdir, file))}: ${misses.join("; ")}. Add the marker at the project's root.`, { code: "server_unavailable" });
   }
 
   /** The roots the file belongs to, one per server handling its extension (none started). */
@@ -173,7 +173,7 @@ export class LanguageServerSupervisor {
 
   /** Starts (or reuses) the server for (spec, root): concurrent callers share one start. */
   async ensure(spec: ServerSpec, root: string): Promise<LanguageServerClient> {
-    if (this.closed) throw new ToolFailure("The run is shutting down; language servers are no longer started.");
+    if (this.closed) throw new ToolFailure("The run is shutting down; language servers are no longer started.", { code: "cancelled" });
     const entry = this.entry(spec, root);
     if (entry.client?.alive && !entry.client.isStopping) {
       this.touch(entry);
@@ -182,7 +182,7 @@ export class LanguageServerSupervisor {
     if (entry.starting) return entry.starting;
     const rel = shownPath(relativeToWorkdir(this.workdir, root)); // for messages only
     if (entry.retryAt !== undefined && Date.now() < entry.retryAt) {
-      throw new ServerDown(`The ${spec.id} server for ${rel} is unavailable: ${this.reasonOf(entry)}. Fix the cause, or call lsp reload to retry now.`);
+      throw new ServerDown(`The ${spec.id} server for ${rel} is unavailable: ${this.reasonOf(entry)}. Fix the cause, or call lsp reload to retry now.`, { code: "server_unavailable" });
     }
     // Not found, untrusted, or install "never": a ToolFailure passed on as it is, not remembered as a failure.
     const launching = launchFor(spec, root, this.launchContext());
@@ -202,8 +202,8 @@ export class LanguageServerSupervisor {
         entry.failures += 1;
         entry.lastError = error instanceof InstallFailed ? `install failed: ${error.message}` : error.message;
         entry.retryAt = Date.now() + backoff(entry.failures);
-        if (error instanceof InstallFailed) throw new ServerDown(installFailedText(spec, rel, error));
-        throw new ServerDown(`The ${spec.id} server for ${rel} failed to start: ${error.message}. Check \`${commandFor(spec)}\` runs in ${rel}; lsp reload retries.`);
+        if (error instanceof InstallFailed) throw new ServerDown(installFailedText(spec, rel, error), { code: "server_unavailable" });
+        throw new ServerDown(`The ${spec.id} server for ${rel} failed to start: ${error.message}. Check \`${commandFor(spec)}\` runs in ${rel}; lsp reload retries.`, { code: "server_unavailable" });
       })
       .finally(() => {
         entry.starting = undefined;

@@ -95,7 +95,7 @@ export async function workspaceSymbols(supervisor: LanguageServerSupervisor, que
   } else {
     handles = supervisor.running();
     if (handles.length === 0) handles = await startForSearch(supervisor, notes);
-    if (handles.length === 0) throw new ToolFailure(`No language server could start for this workspace${notes.length ? ` (${notes.join("; ")})` : ""}; see lsp status. Pass file with query to pick the project to search.`);
+    if (handles.length === 0) throw new ToolFailure(`No language server could start for this workspace${notes.length ? ` (${notes.join("; ")})` : ""}; see lsp status. Pass file with query to pick the project to search.`, { code: "server_unavailable" });
   }
   const lines = supervisor.lines();
   const answers = await Promise.all(

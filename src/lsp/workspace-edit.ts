@@ -47,6 +47,7 @@ export function planWorkspaceEdit(workdir: string, edit: WorkspaceEdit): Planned
           throw new ToolFailure(
             `The rename would also move the folder ${shownPath(relativeToWorkdir(workdir, from))} to ${shownPath(relativeToWorkdir(workdir, to))} (renaming a package does), and lsp_rename moves files, not folders; nothing was changed. ` +
               "Rename a symbol inside the package instead, or move the folder yourself and fix the imports.",
+            { code: "unsupported" },
           );
         }
         writes.set(to, current(from));
