@@ -22,7 +22,7 @@ let stdinFiles = 0;
 
 export function debuggeeStdin(workdir: string, adapter: AdapterEntry, choice: StdinChoice | undefined): DebuggeeStdin {
   if (choice && adapter.id === "dart") {
-    throw new ToolFailure("The dart adapter cannot feed a program's stdin; read the input from a file in the program instead.");
+    throw new ToolFailure("The dart adapter cannot feed a program's stdin; read the input from a file in the program instead.", { code: "unsupported" });
   }
   if (!choice) return { path: "/dev/null", scratch: [], remove: () => {} };
   if ("file" in choice) {
@@ -31,10 +31,10 @@ export function debuggeeStdin(workdir: string, adapter: AdapterEntry, choice: St
     try {
       regular = statSync(path).isFile();
     } catch {
-      throw new ToolFailure(`stdin_file ${shownPath(choice.file)} does not exist in the workspace; pass a path relative to the workspace root.`);
+      throw new ToolFailure(`stdin_file ${shownPath(choice.file)} does not exist in the workspace; pass a path relative to the workspace root.`, { code: "file_not_found" });
     }
     // A FIFO would block whoever opens it; a device could never end.
-    if (!regular) throw new ToolFailure(`stdin_file ${shownPath(choice.file)} is not a regular file; pass a file whose content the program should read.`);
+    if (!regular) throw new ToolFailure(`stdin_file ${shownPath(choice.file)} is not a regular file; pass a file whose content the program should read.`, { code: "not_a_regular_file" });
     return { path, scratch: [], remove: () => {} };
   }
   // A random name, created exclusively: the shared temp folder is every local user's, and a name

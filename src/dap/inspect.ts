@@ -117,7 +117,7 @@ export async function evaluate(session: DebugSession, expression: string, frameI
     if (shadowed) session.evaluationLocals.add(`${dapFrame}\0${assigned}`);
   } catch (error) {
     // delve and lldb evaluate expressions, not assignments: `i = 5` is refused with a parse error.
-    if (assigned && error instanceof Error) throw new ToolFailure(`${error.message}. To change a variable, call set_variable with name ${assigned} and value.`);
+    if (assigned && error instanceof Error) throw new ToolFailure(`${error.message}. To change a variable, call set_variable with name ${assigned} and value.`, { code: "server_error" });
     throw error;
   }
   return {

@@ -44,12 +44,12 @@ export class ReferenceTable {
     const handle = this.handles.get(id);
     if (handle?.kind === kind) return handle;
     if (handle) {
-      throw new ToolFailure(`${id} is a ${handle.kind === "frame" ? "frame id" : "variables reference"}, not a ${describe(kind)}.`);
+      throw new ToolFailure(`${id} is a ${handle.kind === "frame" ? "frame id" : "variables reference"}, not a ${describe(kind)}.`, { code: "unknown_reference" });
     }
     if (id > 0 && id < this.staleBelow) {
-      throw new ToolFailure(`The ${describe(kind)} ${id} is stale: the program moved on — call stack again for current ids.`);
+      throw new ToolFailure(`The ${describe(kind)} ${id} is stale: the program moved on — call stack again for current ids.`, { code: "stale_reference" });
     }
-    throw new ToolFailure(`There is no ${describe(kind)} ${id}; take ids from the latest stack, scopes or variables answer.`);
+    throw new ToolFailure(`There is no ${describe(kind)} ${id}; take ids from the latest stack, scopes or variables answer.`, { code: "unknown_reference" });
   }
 }
 

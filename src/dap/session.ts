@@ -221,7 +221,7 @@ export class DebugSession {
   async pause(threadId: number | undefined, signal?: AbortSignal): Promise<StopReport> {
     this.requireLive();
     if (this.state === "stopped") {
-      throw new ToolFailure(`The program is already stopped (${this.lastStop?.reason ?? "paused"}); call stack, or continue first.`);
+      throw new ToolFailure(`The program is already stopped (${this.lastStop?.reason ?? "paused"}); call stack, or continue first.`, { code: "program_stopped" });
     }
     const thread = threadId ?? this.currentThread ?? (await this.anyThread());
     const next = this.nextStop();
@@ -244,16 +244,16 @@ export class DebugSession {
   }
 
   requireLive(): void {
-    if (this.state === "ended") throw new ToolFailure(`The debug session is over: ${this.endedReason}. Launch again.`);
+    if (this.state === "ended") throw new ToolFailure(`The debug session is over: ${this.endedReason}. Launch again.`, { code: "session_ended" });
     if (this.state === "exited") {
-      throw new ToolFailure(`The program has exited${this.exit.exitCode !== undefined ? ` with code ${this.exit.exitCode}` : ""}; launch it again (or restart) to debug further.`);
+      throw new ToolFailure(`The program has exited${this.exit.exitCode !== undefined ? ` with code ${this.exit.exitCode}` : ""}; launch it again (or restart) to debug further.`, { code: "session_ended" });
     }
   }
 
   requireStopped(what: string): void {
     this.requireLive();
     if (this.state !== "stopped") {
-      throw new ToolFailure(`Cannot ${what}: the program is running, not stopped. Call pause first, or status to see whether it stopped since.`);
+      throw new ToolFailure(`Cannot ${what}: the program is running, not stopped. Call pause first, or status to see whether it stopped since.`, { code: "program_running" });
     }
   }
 

@@ -37,7 +37,7 @@ export async function setVariable(session: DebugSession, name: string, value: st
   if (assignment && container.scope) {
     await session.connection.request("evaluate", { expression: assignment, frameId: container.scope.frameDapId, context: "repl" });
   } else {
-    if (!session.capabilities.supportsSetVariable) throw new ToolFailure(`${session.adapter.id} cannot change variables (it does not support setVariable).`);
+    if (!session.capabilities.supportsSetVariable) throw new ToolFailure(`${session.adapter.id} cannot change variables (it does not support setVariable).`, { code: "unsupported" });
     const body = await session.connection.request<DebugProtocol.SetVariableResponse>("setVariable", { variablesReference: container.dapId, name, value });
     claimed = body?.value;
   }
@@ -63,7 +63,7 @@ function fromReference(session: DebugSession, reference: number): Container {
 /** The first scope of the frame (the report's frame by default) that holds `name`. */
 async function scopeHolding(session: DebugSession, name: string, frameId: number | undefined): Promise<Container> {
   const frame = frameId ?? session.lastFrame?.id;
-  if (frame === undefined) throw new ToolFailure("No frame to look the variable up in; pass reference (from scopes or variables) or frame_id (from stack).");
+  if (frame === undefined) throw new ToolFailure("No frame to look the variable up in; pass reference (from scopes or variables) or frame_id (from stack).", { code: "invalid_arguments" });
   const handle = session.references.resolve("frame", frame);
   const body = await session.connection.request<DebugProtocol.ScopesResponse>("scopes", { frameId: handle.dapId });
   const scopes = body?.scopes ?? [];

@@ -70,7 +70,7 @@ export interface RunToOutcome {
  */
 export async function runTo(session: DebugSession, book: BreakpointBook, path: string, line: number, signal?: AbortSignal): Promise<RunToOutcome> {
   session.requireStopped("run to a line");
-  if (!session.takes(path)) throw new ToolFailure(`${session.adapter.id} does not debug ${path}; run_to takes a source file of the program being debugged.`);
+  if (!session.takes(path)) throw new ToolFailure(`${session.adapter.id} does not debug ${path}; run_to takes a source file of the program being debugged.`, { code: "invalid_arguments" });
   const kept: LineBreakpoint[] = book.lines.get(path) ?? [];
   const withTarget = kept.some((spec) => spec.line === line) ? kept : [...kept, { line }];
   const placed = (await session.setBreakpoints(path, withTarget)).find((result) => result.line === line);

@@ -106,8 +106,8 @@ export class DebugSupervisor {
   session(conversation: string, pid?: number): DebugSession {
     const entry = this.conversation(conversation);
     if (entry.session) return pid === undefined ? entry.session.family.focus : focusOn(entry.session, pid);
-    if (entry.expired) throw new ToolFailure(entry.expired);
-    throw new ToolFailure("No debug session is running; set breakpoints, then launch a program or attach to one.");
+    if (entry.expired) throw new ToolFailure(entry.expired, { code: "no_session" });
+    throw new ToolFailure("No debug session is running; set breakpoints, then launch a program or attach to one.", { code: "no_session" });
   }
 
   /** The session if there is one, else why not: `status` answers either way. */
@@ -162,9 +162,9 @@ export class DebugSupervisor {
     const path = resolveInWorkdir(this.workdir, options.program);
     const isDirectory = programKind(path, options.program) === "directory";
     const adapter = options.adapter ? adapterById(options.adapter) : adapterForProgram(path, isDirectory);
-    if (!adapter) throw new ToolFailure(noAdapterFor(options.program));
+    if (!adapter) throw new ToolFailure(noAdapterFor(options.program), { code: "unsupported" });
     if (options.subprocesses && adapter.id !== "debugpy") {
-      throw new ToolFailure(`child_processes works with debugpy (Python programs) only; ${adapter.id} debugs the launched process alone. Launch without it.`);
+      throw new ToolFailure(`child_processes works with debugpy (Python programs) only; ${adapter.id} debugs the launched process alone. Launch without it.`, { code: "unsupported" });
     }
     if (adapter.id === "debugpy") await backgroundProbe(); // the python probe begun at the run's start
     const found = this.usable(adapter, isDirectory ? path : dirname(path));
@@ -178,7 +178,7 @@ export class DebugSupervisor {
       ...(adapter.stdinVia === "adapter" ? { stdinFile: stdin.path } : {}),
     }).catch((error: Error) => {
       stdin.remove();
-      throw new ToolFailure(`The ${adapter.id} adapter did not start: ${error.message}`);
+      throw new ToolFailure(`The ${adapter.id} adapter did not start: ${error.message}`, { code: "server_unavailable" });
     });
     const launchArgs = adapter.launchArguments({
       program: path,
@@ -206,6 +206,7 @@ export class DebugSupervisor {
     if (!last) {
       throw new ToolFailure(
         entry.session ? "restart launches the program again, and this session was attached, not launched: attach again instead." : "Nothing to restart: launch a program first.",
+        { code: entry.session ? "unsupported" : "no_session" },
       );
     }
     if (entry.session) await this.end(entry, "restarted");
@@ -224,7 +225,7 @@ export class DebugSupervisor {
       ? connectToDebugServer(port)
       : startAdapter({ command: found.command!, transport: adapter.transport, cwd: found.root! })
     ).catch((error: Error) => {
-      throw new ToolFailure(`Cannot attach with ${adapter.id}: ${error.message}`);
+      throw new ToolFailure(`Cannot attach with ${adapter.id}: ${error.message}`, { code: "server_unavailable" });
     });
     entry.lastLaunch = undefined;
     const label = `attach to port ${port} (${adapter.id})`;
@@ -286,7 +287,7 @@ export class DebugSupervisor {
   private usable(adapter: AdapterEntry, start: string): Detection {
     const found = detectStatic(adapter, this.workdir, start, this.overrides, this.trust);
     if (!found.usable) {
-      throw new ToolFailure(`The ${adapter.id} adapter cannot serve this program: ${found.detail}.${found.hint ? ` To fix: ${found.hint}.` : ""}`);
+      throw new ToolFailure(`The ${adapter.id} adapter cannot serve this program: ${found.detail}.${found.hint ? ` To fix: ${found.hint}.` : ""}`, { code: "server_unavailable" });
     }
     return found;
   }
@@ -302,6 +303,7 @@ export class DebugSupervisor {
       fitting.length
         ? `Several adapters fit this workspace (${fitting.map((a) => a.id).join(", ")}); pass adapter to say which one the debuggee speaks.`
         : "No project marker in the workspace says which adapter the debuggee speaks; pass adapter (debugpy, delve, lldb or dart).",
+        { code: "invalid_arguments" },
     );
   }
 
@@ -335,6 +337,7 @@ export class DebugSupervisor {
         `${request} of ${start.label} failed: ${message}` +
           (output ? `\nProgram and adapter output:\n${output.slice(-FAILURE_CONTEXT_CHARS)}` : "") +
           (stderr ? `\nAdapter stderr: ${stderr.slice(-FAILURE_CONTEXT_CHARS)}` : ""),
+        { code: error instanceof DapRequestError ? "server_error" : "failed" },
       );
     }
   }
@@ -366,7 +369,7 @@ function focusOn(main: DebugSession, pid: number): DebugSession {
   const member = main.family.focusOn(pid);
   if (!member) {
     const known = liveProcesses(main).map((process) => `${process.programPid ?? "?"} (${process.processRole}, ${process.state})`);
-    throw new ToolFailure(`No process of this debug session has pid ${pid}; its processes: ${known.join(", ")}. status lists them.`);
+    throw new ToolFailure(`No process of this debug session has pid ${pid}; its processes: ${known.join(", ")}. status lists them.`, { code: "invalid_arguments" });
   }
   if (member !== before) main.references.moveOn();
   return member;
@@ -387,11 +390,11 @@ function programKind(path: string, given: string): "file" | "directory" {
   try {
     stats = statSync(path);
   } catch {
-    throw new ToolFailure(`The program ${shownPath(given)} does not exist in the workspace; pass a path relative to the workspace root.`);
+    throw new ToolFailure(`The program ${shownPath(given)} does not exist in the workspace; pass a path relative to the workspace root.`, { code: "file_not_found" });
   }
   if (stats.isDirectory()) return "directory";
   if (stats.isFile()) return "file";
-  throw new ToolFailure(`The program ${shownPath(given)} is not a regular file or a folder (a pipe, socket or device); pass the program's file.`);
+  throw new ToolFailure(`The program ${shownPath(given)} is not a regular file or a folder (a pipe, socket or device); pass the program's file.`, { code: "not_a_regular_file" });
 }
 
 function noAdapterFor(program: string): string {
@@ -407,10 +410,11 @@ function refuseShellOperators(args: readonly string[]): void {
   throw new ToolFailure(
     `args are passed to the program as they are, with no shell in between: ${JSON.stringify(operator)} would reach it as a literal argument. ` +
       "To feed input, pass stdin (the text) or stdin_file (a workspace file); to capture output, call output.",
+      { code: "invalid_arguments" },
   );
 }
 
 function translateAdapterError(error: unknown): never {
-  if (error instanceof DapRequestError) throw new ToolFailure(error.message);
+  if (error instanceof DapRequestError) throw new ToolFailure(error.message, { code: "server_error" });
   throw error;
 }

@@ -32,24 +32,24 @@ export class SourceLineCheck {
     let size: number;
     try {
       const stats = statSync(path);
-      if (!stats.isFile()) throw new ToolFailure(`${shown} is not a regular file; breakpoints go in source files.`);
+      if (!stats.isFile()) throw new ToolFailure(`${shown} is not a regular file; breakpoints go in source files.`, { code: "not_a_regular_file" });
       size = stats.size;
     } catch (error) {
       if (error instanceof ToolFailure) throw error;
-      throw new ToolFailure(`There is no file ${shown} in the workspace; pass the path of a source file relative to the workspace root.`);
+      throw new ToolFailure(`There is no file ${shown} in the workspace; pass the path of a source file relative to the workspace root.`, { code: "file_not_found" });
     }
     if (size > MAX_CHECKED_BYTES) return lines.map((line) => ({ line, kind: "unknown" }));
     const text = readFileInside(this.workdir, path).toString("utf8");
     const count = text.endsWith("\n") ? text.split("\n").length - 1 : text.split("\n").length;
     const past = lines.filter((line) => line > count);
     if (past.length) {
-      throw new ToolFailure(`${shown} has ${count} lines; line${past.length > 1 ? "s" : ""} ${past.join(", ")} ${past.length > 1 ? "are" : "is"} past its end. Nothing was set.`);
+      throw new ToolFailure(`${shown} has ${count} lines; line${past.length > 1 ? "s" : ""} ${past.join(", ")} ${past.length > 1 ? "are" : "is"} past its end. Nothing was set.`, { code: "invalid_arguments" });
     }
     const code = await this.codeLines(path, text, count);
     return lines.map((line) => {
       if (code[line - 1]) return { line, kind: "code" };
       const next = code.findIndex((isCode, index) => isCode && index >= line);
-      if (next === -1) throw new ToolFailure(`${shown}:${line} is ${blankOrComment(text, line)}, and no code follows it; pick a line with code.`);
+      if (next === -1) throw new ToolFailure(`${shown}:${line} is ${blankOrComment(text, line)}, and no code follows it; pick a line with code.`, { code: "invalid_arguments" });
       return { line, kind: "moved", to: next + 1, why: blankOrComment(text, line) === "blank" ? "blank" : "comment" };
     });
   }
