@@ -1,11 +1,12 @@
 // One kernel runs one cell at a time; later cells wait their turn in arrival order, as a Jupyter
 // kernel queues execute requests, instead of bouncing back a "busy" answer the model must retry.
+import { ToolFailure } from "../answer/failure.ts";
 
 /** Cells waiting behind a running one; past this the call is refused rather than held. */
 export const MAX_WAITING_CELLS = 100;
 
 /** Why a cell did not get its turn: the queue is full, or the call was cancelled while waiting. */
-export class CellQueueRefusal extends Error {}
+export class CellQueueRefusal extends ToolFailure {}
 
 interface Waiter {
   admit(): void;
@@ -27,11 +28,12 @@ export class CellQueue {
    * `onWait` is told once if the cell has to wait, so the caller can say so.
    */
   async turn(signal: AbortSignal, onWait: (ahead: number) => void = () => {}): Promise<() => void> {
-    if (signal.aborted) throw new CellQueueRefusal("The call was cancelled before its cell started.");
+    if (signal.aborted) throw new CellQueueRefusal("The call was cancelled before its cell started.", { code: "cancelled" });
     if (this.running) {
       if (this.waiters.length >= MAX_WAITING_CELLS) {
         throw new CellQueueRefusal(
           `${MAX_WAITING_CELLS} cells are already waiting for this kernel; it runs one cell at a time. Wait for earlier calls to return, then call eval again.`,
+          { code: "busy" },
         );
       }
       onWait(this.waiters.length + 1);
@@ -45,7 +47,7 @@ export class CellQueue {
         };
         const onAbort = () => {
           this.waiters.splice(this.waiters.indexOf(waiter), 1);
-          reject(new CellQueueRefusal("The call was cancelled while its cell waited for the previous one; it never ran."));
+          reject(new CellQueueRefusal("The call was cancelled while its cell waited for the previous one; it never ran.", { code: "cancelled" }));
         };
         signal.addEventListener("abort", onAbort, { once: true });
         this.waiters.push(waiter);

@@ -1,8 +1,9 @@
 // The kernel factory of one run: one Python and one JavaScript kernel, started on first use.
+import { ToolFailure } from "../answer/failure.ts";
 import type { KernelSettings } from "../config/resources/kernels.ts";
 import { DEFAULT_INACTIVITY_SECONDS } from "../config/resources/kernels.ts";
 import type { ToolCaller } from "./bridge-client.ts";
-import { CellQueue, CellQueueRefusal } from "./cell-queue.ts";
+import { CellQueue } from "./cell-queue.ts";
 import { KernelProcess, KernelStartError, type CellOutcome } from "./kernel-process.ts";
 import { launchPlan, type KernelLanguage } from "./launch.ts";
 import type { NotebookRecord } from "./notebook-record.ts";
@@ -41,9 +42,6 @@ export interface KernelGlance {
   waiting: number;
 }
 
-/** A failure the model should read: a full queue, a kernel that could not start. */
-export class KernelUnavailable extends Error {}
-
 interface Slot {
   kernel?: Promise<KernelProcess>;
   /** One cell at a time; the rest wait here in arrival order. */
@@ -73,21 +71,17 @@ export class KernelFactory {
   }
 
   async execute(request: CellRequest): Promise<CellReport> {
-    if (this.closed) throw new KernelUnavailable("The run is shutting down; no new cells are started.");
+    if (this.closed) throw new ToolFailure("The run is shutting down; no new cells are started.", { code: "cancelled" });
     const { language } = request;
     const slot = this.slot(language);
     let release: () => void;
+    // A full queue or a cancelled wait is refused with its code (CellQueueRefusal).
+    release = await slot.queue.turn(request.signal, (ahead) => {
+      const seconds = Math.round((Date.now() - (slot.queue.runningSince ?? Date.now())) / 1000);
+      request.onWait?.(`Waiting for the ${language} kernel: another cell has been running for ${seconds} s and ${ahead - 1} more wait before this one; cells run one at a time, in order.`);
+    });
     try {
-      release = await slot.queue.turn(request.signal, (ahead) => {
-        const seconds = Math.round((Date.now() - (slot.queue.runningSince ?? Date.now())) / 1000);
-        request.onWait?.(`Waiting for the ${language} kernel: another cell has been running for ${seconds} s and ${ahead - 1} more wait before this one; cells run one at a time, in order.`);
-      });
-    } catch (error) {
-      if (error instanceof CellQueueRefusal) throw new KernelUnavailable(error.message);
-      throw error;
-    }
-    try {
-      if (this.closed) throw new KernelUnavailable("The run is shutting down; no new cells are started.");
+      if (this.closed) throw new ToolFailure("The run is shutting down; no new cells are started.", { code: "cancelled" });
       const notes: string[] = [];
       if (request.reset && slot.kernel) {
         await this.discard(slot);
@@ -165,7 +159,7 @@ export class KernelFactory {
       return await ready;
     } catch (error) {
       slot.kernel = undefined;
-      if (error instanceof KernelStartError) throw new KernelUnavailable(error.message);
+      if (error instanceof KernelStartError) throw new ToolFailure(error.message, { code: "server_unavailable" });
       throw error;
     }
   }

@@ -1,10 +1,19 @@
 // The eval tool: a cell in the run's persistent Python or JavaScript kernel.
 import * as v from "valibot";
 import { defineTool } from "../tool/define.ts";
-import { ToolFailure } from "../answer/failure.ts";
-import { KernelUnavailable, type KernelFactory } from "../kernel/factory.ts";
-import { renderCell } from "../kernel/render.ts";
+import type { ErrorCode } from "../answer/error-codes.ts";
+import type { KernelFactory } from "../kernel/factory.ts";
+import { renderCell, type CellStatus } from "../kernel/render.ts";
 import description from "./eval.txt" with { type: "text" };
+
+/** The code of a cell that did not end ok: it raised, or it was stopped before it ended. */
+const CELL_CODES: Record<Exclude<CellStatus, "ok">, ErrorCode> = {
+  error: "cell_error",
+  interrupted: "cell_interrupted",
+  timed_out: "cell_interrupted",
+  died: "cell_interrupted",
+  cancelled: "cancelled",
+};
 
 /** The label asks for 5-10 words; a little either side is accepted rather than bounced. */
 const DESCRIPTION_WORDS = { min: 3, max: 15 };
@@ -71,25 +80,20 @@ export function evalTool(kernels: KernelFactory) {
             : `the ${args.language} cell is waiting for its turn (${seconds(called)} s): another cell of this kernel is running`,
       );
       let waits = 0;
-      let report;
-      try {
-        report = await kernels.execute({
-          language: args.language,
-          code: args.code,
-          reset: args.reset,
-          signal: ctx.signal,
-          onWait: (message) => ctx.progress({ progress: ++waits, message }),
-          onPhase: (name) => (phase = { name, since: Date.now() }),
-        });
-      } catch (error) {
-        if (error instanceof KernelUnavailable) throw new ToolFailure(error.message);
-        throw error;
-      }
+      const report = await kernels.execute({
+        language: args.language,
+        code: args.code,
+        reset: args.reset,
+        signal: ctx.signal,
+        onWait: (message) => ctx.progress({ progress: ++waits, message }),
+        onPhase: (name) => (phase = { name, since: Date.now() }),
+      });
       const cell = renderCell(report, args.description);
       return {
         text: cell.text,
         images: cell.images,
         isError: cell.status !== "ok",
+        ...(cell.status !== "ok" ? { errorCode: CELL_CODES[cell.status] } : {}),
         data: {
           label: args.description,
           language: args.language,
