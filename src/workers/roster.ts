@@ -100,12 +100,13 @@ export class WorkerRoster {
     if (!this.settings[request.tier]) {
       throw new ToolFailure(
         `This run has no "${request.tier}" worker tier; the harness configured ${this.tiers.map((t) => `"${t}"`).join(" and ")}. Call vibe_spawn again with tier "${this.tiers[0]}".`,
+        { code: "invalid_arguments" },
       );
     }
     if (this.workers.size >= this.settings.maxSpawns) {
       throw new ToolFailure(
         `The run's spawn cap is reached: ${this.workers.size} of ${this.settings.maxSpawns} workers spawned. Do not retry vibe_spawn; steer an existing worker with vibe_send or do the work yourself.`,
-        { spawned: this.workers.size, spawn_cap: this.settings.maxSpawns },
+        { code: "spawn_limit", spawned: this.workers.size, spawn_cap: this.settings.maxSpawns },
       );
     }
     const record: WorkerRecord = {
@@ -232,12 +233,13 @@ export class WorkerRoster {
       ? `Known workers: ${known.items.join(", ")}${known.note ? ` (${known.note})` : ""}.`
       : "No worker has been spawned in this run yet; start one with vibe_spawn.";
     throw new ToolFailure(`There is no worker ${JSON.stringify(id)} in this run. ${listing}`, {
+      code: "unknown_worker",
       known_workers: [...this.workers.keys()],
     });
   }
 
   private refuseWhileClosing(): void {
-    if (this.closing) throw new ToolFailure("The sidecar is shutting down; workers can no longer be spawned or re-run.");
+    if (this.closing) throw new ToolFailure("The sidecar is shutting down; workers can no longer be spawned or re-run.", { code: "cancelled" });
   }
 
   private steer<T>(worker: LiveWorker, step: () => Promise<T>): Promise<T> {
