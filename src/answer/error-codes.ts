@@ -6,7 +6,6 @@ export const ERROR_CODES = {
   // Any tool
   invalid_arguments: "The arguments do not fit the tool: a wrong type, a missing or unknown argument, or a combination it does not take. `details.problems` lists each with its path when the schema caught it.",
   cancelled: "The call was cancelled by the client, or the run shut down while it worked.",
-  shutting_down: "The sidecar is shutting down and starts nothing new.",
   internal_error: "A sidecar bug: the call failed in a way it does not expect. It may be retried.",
   failed: "A failure with no more specific code; the message says what happened and what to do.",
   // Paths and files
@@ -41,10 +40,10 @@ export const ERROR_CODES = {
   no_human: "Nobody is attached to answer the question; it was not asked.",
   timeout: "Nobody answered within the question's time limit.",
   port_failed: "The harness's question port failed; no answer can come back.",
-  busy: "Another question is already open in this space; ask one at a time.",
+  busy: "Another question is already open in this space, or 100 cells already wait for the eval kernel; one at a time.",
   // Workers
   unknown_worker: "There is no worker with that id (the message lists the run's workers).",
-  spawn_limit: "The run may spawn no more workers (`maxSpawns`, or a tier's concurrency).",
+  spawn_limit: "The run may spawn no more workers (`maxSpawns` reached; a tier's concurrency queues a worker, it never refuses one).",
 } as const satisfies Record<string, string>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
