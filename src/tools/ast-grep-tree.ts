@@ -10,9 +10,21 @@ const MAX_NODES = 400;
 export const syntaxTreeArg = v.optional(
   v.pipe(
     v.strictObject({
-      code: v.optional(v.pipe(v.string("expected code as a string"), v.maxLength(20_000, "expected at most 20000 characters of code; pass a file as path and lines instead"))),
-      lines: v.optional(v.pipe(v.string("expected lines as \"10-30\" or \"12\""), v.regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, 'expected lines as "10-30" or "12" (1-based, inclusive)'))),
-      depth: v.optional(v.pipe(v.number(), v.integer("expected a whole number"), v.minValue(1), v.maxValue(50))),
+      code: v.optional(
+        v.pipe(
+          v.string("expected code as a string"),
+          v.maxLength(20_000, "expected at most 20000 characters of code; pass a file as path and lines instead"),
+          v.description("A snippet to draw, parsed in language; without it the file at path is drawn."),
+        ),
+      ),
+      lines: v.optional(
+        v.pipe(
+          v.string('expected lines as "10-30" or "12"'),
+          v.regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, 'expected lines as "10-30" or "12" (1-based, inclusive)'),
+          v.description('The file\'s lines to draw, 1-based and inclusive: "10-30" or "12"; default all.'),
+        ),
+      ),
+      depth: v.optional(v.pipe(v.number(), v.integer("expected a whole number"), v.minValue(1), v.maxValue(50), v.description("Levels drawn below each top node (default 12, at most 50)."))),
     }),
     v.description(
       "Show the syntax tree instead of searching: of `code` (with language) or of the file at path (`lines` \"10-30\" narrows it), as named nodes with field names and positions, `depth` levels deep (default 12). With pattern, also how the pattern parsed (its context and root node). Use it to find node kinds and fields for a rule.",
