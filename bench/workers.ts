@@ -40,11 +40,11 @@ const kill: number[] = [];
 const rerun: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   let start = performance.now();
-  const quick = roster.spawn({ brief: "quick", label: "quick", tier: "fast", startedBy });
+  const quick = roster.spawn({ brief: "quick", label: "quick", grade: "fast", startedBy });
   await finished(quick.id);
   spawnToResult.push(performance.now() - start);
 
-  const long = roster.spawn({ brief: "long", label: "long", tier: "fast", startedBy });
+  const long = roster.spawn({ brief: "long", label: "long", grade: "fast", startedBy });
   await progressed(long.id);
   start = performance.now();
   await roster.send(long.id, "again", startedBy);

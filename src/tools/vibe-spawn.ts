@@ -1,6 +1,6 @@
 // vibe_spawn: start a background worker on a brief; answers at once with its id.
 import * as v from "valibot";
-import { WORKER_TIERS } from "../config/resources/vibe.ts";
+import { WORKER_GRADES } from "../config/resources/vibe.ts";
 import { defineTool } from "../tool/define.ts";
 import type { WorkerRoster } from "../workers/roster.ts";
 import { WORKER_STATES } from "../workers/worker-record.ts";
@@ -32,7 +32,7 @@ export function vibeSpawnTool(roster: WorkerRoster) {
       ),
       tier: v.optional(
         v.pipe(
-          v.picklist(WORKER_TIERS, `expected tier "fast" or "good"`),
+          v.picklist(WORKER_GRADES, `expected tier "fast" or "good"`),
           v.description("fast (the default) for mechanical work with a clear spec; good for design, judgement or review. Omitted: fast, or the run's only tier."),
         ),
       ),
@@ -40,7 +40,7 @@ export function vibeSpawnTool(roster: WorkerRoster) {
     output: v.object({
       worker_id: v.string(),
       label: v.string(),
-      tier: v.picklist(WORKER_TIERS),
+      tier: v.picklist(WORKER_GRADES),
       state: v.picklist(WORKER_STATES),
       generation: v.number(),
       spawned: v.number(),
@@ -48,8 +48,8 @@ export function vibeSpawnTool(roster: WorkerRoster) {
     }),
     async run({ brief, label, tier: asked }, ctx) {
       // Default "fast"; a run whose harness configured only "good" gets "good" rather than a refusal.
-      const tier = asked ?? (roster.tiers.includes("fast") ? "fast" : roster.tiers[0]!);
-      const record = roster.spawn({ brief, label, tier, startedBy: { surface: ctx.surface, tiers: ctx.tiers } });
+      const tier = asked ?? (roster.grades.includes("fast") ? "fast" : roster.grades[0]!);
+      const record = roster.spawn({ brief, label, grade: tier, startedBy: { surface: ctx.surface, tiers: ctx.tiers } });
       const { spawned } = roster;
       const where = record.state === "queued" ? "queued: the tier's workers are all busy; it starts when one finishes" : "running";
       return {

@@ -1,6 +1,6 @@
 // vibe_wait: block until a worker finishes; a timeout answers "running", never an error.
 import * as v from "valibot";
-import { WORKER_TIERS } from "../config/resources/vibe.ts";
+import { WORKER_GRADES } from "../config/resources/vibe.ts";
 import { defineTool } from "../tool/define.ts";
 import type { WorkerRoster } from "../workers/roster.ts";
 import { elapsedMs, isFinal, lastOutcome, WORKER_STATES } from "../workers/worker-record.ts";
@@ -34,7 +34,7 @@ export function vibeWaitTool(roster: WorkerRoster) {
     output: v.object({
       worker_id: v.string(),
       label: v.string(),
-      tier: v.picklist(WORKER_TIERS),
+      tier: v.picklist(WORKER_GRADES),
       state: v.picklist(WORKER_STATES),
       generation: v.number(),
       /** False when the wait timed out and the worker is still queued or running. */

@@ -1,6 +1,6 @@
 // How a worker reads in vibe_* results: one shared output shape and wording for all five tools.
 import * as v from "valibot";
-import { WORKER_TIERS } from "../config/resources/vibe.ts";
+import { WORKER_GRADES } from "../config/resources/vibe.ts";
 import { capText, capValue } from "../tool/budget.ts";
 import { elapsedMs, lastOutcome, WORKER_STATES, type WorkerRecord } from "../workers/worker-record.ts";
 
@@ -19,7 +19,7 @@ export const workerIdInput = v.pipe(
 export const workerSummary = v.object({
   worker_id: v.string(),
   label: v.string(),
-  tier: v.picklist(WORKER_TIERS),
+  tier: v.picklist(WORKER_GRADES),
   state: v.picklist(WORKER_STATES),
   generation: v.number(),
   elapsed_seconds: v.number(),
@@ -39,7 +39,7 @@ export function summarize(record: WorkerRecord): WorkerSummary {
   return {
     worker_id: record.id,
     label: record.label,
-    tier: record.tier,
+    tier: record.grade,
     state: record.state,
     generation: record.generation,
     elapsed_seconds: seconds(elapsedMs(record)),
@@ -60,7 +60,7 @@ function resultPreview(result: string): string | undefined {
 export function headline(record: WorkerRecord): string {
   const time = seconds(elapsedMs(record));
   const how = record.state === "queued" ? `queued for ${time} s` : record.state === "running" ? `running for ${time} s` : `${record.state} after ${time} s`;
-  return `${record.id} ${JSON.stringify(record.label)} (${record.tier}, generation ${record.generation}): ${how}`;
+  return `${record.id} ${JSON.stringify(record.label)} (${record.grade}, generation ${record.generation}): ${how}`;
 }
 
 /** The newest result, bounded, with where the whole of it is. */

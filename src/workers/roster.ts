@@ -1,5 +1,5 @@
-// The run's workers: spawn, re-run, kill, wait and list, with per-tier queues and the run's spawn cap.
-import { WORKER_TIERS, type VibeSettings, type WorkerTier } from "../config/resources/vibe.ts";
+// The run's workers: spawn, re-run, kill, wait and list, with a queue per grade (fast, good) and the run's spawn cap.
+import { WORKER_GRADES, type VibeSettings, type WorkerGrade } from "../config/resources/vibe.ts";
 import { capList } from "../tool/budget.ts";
 import { ToolFailure } from "../answer/failure.ts";
 import { WorkerProcess } from "./worker-process.ts";
@@ -16,7 +16,7 @@ interface LiveWorker {
   record: WorkerRecord;
   /** The current generation's process, while it runs. */
   process?: WorkerProcess;
-  /** Order in the tier's queue: first queued, first started. */
+  /** Order in the grade's queue: first queued, first started. */
   queuedAt: number;
   /** Called on every change (state, progress line), for vibe_wait. */
   listeners: Set<() => void>;
@@ -27,7 +27,7 @@ interface LiveWorker {
 export interface SpawnRequest {
   brief: string;
   label: string;
-  tier: WorkerTier;
+  grade: WorkerGrade;
   startedBy: StartedBy;
 }
 
@@ -60,9 +60,9 @@ export class WorkerRoster {
     return changed;
   }
 
-  /** The tiers the harness configured. */
-  get tiers(): WorkerTier[] {
-    return WORKER_TIERS.filter((tier) => this.settings[tier] !== undefined);
+  /** The grades the harness configured. */
+  get grades(): WorkerGrade[] {
+    return WORKER_GRADES.filter((grade) => this.settings[grade] !== undefined);
   }
 
   /** Where worker state is kept (briefs, results, logs, worktrees). */
@@ -97,9 +97,9 @@ export class WorkerRoster {
   spawn(request: SpawnRequest): WorkerRecord {
     this.adoptPrevious();
     this.refuseWhileClosing();
-    if (!this.settings[request.tier]) {
+    if (!this.settings[request.grade]) {
       throw new ToolFailure(
-        `This run has no "${request.tier}" worker tier; the harness configured ${this.tiers.map((t) => `"${t}"`).join(" and ")}. Call vibe_spawn again with tier "${this.tiers[0]}".`,
+        `This run has no "${request.grade}" worker tier; the harness configured ${this.grades.map((g) => `"${g}"`).join(" and ")}. Call vibe_spawn again with tier "${this.grades[0]}".`,
         { code: "invalid_arguments" },
       );
     }
@@ -112,7 +112,7 @@ export class WorkerRoster {
     const record: WorkerRecord = {
       id: `w${this.nextNumber++}`,
       label: request.label,
-      tier: request.tier,
+      grade: request.grade,
       brief: request.brief,
       state: "queued",
       generation: 1,
@@ -123,7 +123,7 @@ export class WorkerRoster {
     const worker: LiveWorker = { record, queuedAt: this.queueClock++, listeners: new Set(), steering: Promise.resolve() };
     this.workers.set(record.id, worker);
     this.store.save(record);
-    this.startQueued(record.tier);
+    this.startQueued(record.grade);
     return structuredClone(record);
   }
 
@@ -137,9 +137,9 @@ export class WorkerRoster {
   send(id: string, message: string, startedBy: StartedBy): Promise<WorkerRecord> {
     this.refuseWhileClosing();
     const worker = this.find(id);
-    if (!this.settings[worker.record.tier]) {
+    if (!this.settings[worker.record.grade]) {
       throw new ToolFailure(
-        `${id} is a "${worker.record.tier}" worker from an earlier sidecar, and this run has no such tier any more; spawn a new worker with vibe_spawn instead.`,
+        `${id} is a "${worker.record.grade}" worker from an earlier sidecar, and this run has no such tier any more; spawn a new worker with vibe_spawn instead.`,
       );
     }
     return this.steer(worker, async () => {
@@ -248,18 +248,18 @@ export class WorkerRoster {
     return next;
   }
 
-  private runningCount(tier: WorkerTier): number {
+  private runningCount(grade: WorkerGrade): number {
     let count = 0;
-    for (const w of this.workers.values()) if (w.record.tier === tier && w.record.state === "running") count++;
+    for (const w of this.workers.values()) if (w.record.grade === grade && w.record.state === "running") count++;
     return count;
   }
 
-  /** Starts queued workers of `tier`, oldest first, while the tier has free slots. */
-  private startQueued(tier: WorkerTier): void {
-    const cap = this.settings[tier]?.concurrency ?? 0;
-    while (!this.closing && this.runningCount(tier) < cap) {
+  /** Starts queued workers of `grade`, oldest first, while the grade has free slots. */
+  private startQueued(grade: WorkerGrade): void {
+    const cap = this.settings[grade]?.concurrency ?? 0;
+    while (!this.closing && this.runningCount(grade) < cap) {
       const next = [...this.workers.values()]
-        .filter((w) => w.record.tier === tier && w.record.state === "queued")
+        .filter((w) => w.record.grade === grade && w.record.state === "queued")
         .sort((a, b) => a.queuedAt - b.queuedAt)[0];
       if (!next) return;
       this.launch(next);
@@ -274,29 +274,29 @@ export class WorkerRoster {
     delete record.endedAt;
     delete record.lastProgress;
     this.store.save(record);
-    this.startQueued(record.tier);
+    this.startQueued(record.grade);
   }
 
   private launch(worker: LiveWorker): void {
     const { record } = worker;
-    const tier = this.settings[record.tier]!;
+    const grade = this.settings[record.grade]!;
     const worktree = this.store.worktreeDir(record.id);
     record.state = "running";
     record.startedAt = new Date().toISOString();
-    record.cwd = tier.isolation === "worktree" ? worktree : this.workdir;
+    record.cwd = grade.isolation === "worktree" ? worktree : this.workdir;
     delete record.endedAt;
     delete record.lastProgress;
     const run = new WorkerProcess({
       workerId: record.id,
       generation: record.generation,
-      tier: record.tier,
+      grade: record.grade,
       startedBy: record.startedBy,
-      argv: tier.command,
-      env: tier.env ?? {},
-      cwd: tier.isolation === "worktree" ? () => prepareWorktree(this.workdir, worktree) : async () => this.workdir,
+      argv: grade.command,
+      env: grade.env ?? {},
+      cwd: grade.isolation === "worktree" ? () => prepareWorktree(this.workdir, worktree) : async () => this.workdir,
       brief: record.brief,
       files: this.store.filesOf(record.id, record.generation),
-      timeLimitMs: tier.timeLimitSeconds * 1000,
+      timeLimitMs: grade.timeLimitSeconds * 1000,
     });
     worker.process = run;
     run.onLine((line) => {
@@ -312,7 +312,7 @@ export class WorkerRoster {
       record.endedAt = outcome.endedAt;
       this.store.save(record);
       this.changed(worker);
-      this.startQueued(record.tier);
+      this.startQueued(record.grade);
     });
     this.store.save(record);
     this.changed(worker);

@@ -30,7 +30,7 @@ export const OUTPUT_DRAIN_MS = 2_000;
 export interface WorkerLaunch {
   workerId: string;
   generation: number;
-  tier: string;
+  grade: string;
   /** The surface that started this run; undefined (an old record) tells the worker it has no tiers. */
   startedBy: StartedBy | undefined;
   argv: readonly string[];
@@ -104,7 +104,7 @@ export class WorkerProcess {
           ...launch.env,
           SIDECAR_WORKER_ID: launch.workerId,
           SIDECAR_WORKER_GENERATION: String(launch.generation),
-          SIDECAR_WORKER_TIER: launch.tier,
+          SIDECAR_WORKER_TIER: launch.grade,
           SIDECAR_WORKER_SURFACE: launch.startedBy?.surface ?? "",
           SIDECAR_WORKER_TIERS: launch.startedBy?.tiers.join(",") ?? "",
           SIDECAR_BRIEF_FILE: launch.files.brief,

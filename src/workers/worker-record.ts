@@ -1,5 +1,5 @@
 // What the run knows about a worker: its brief, state, generation, and every finished generation.
-import type { WorkerTier } from "../config/resources/vibe.ts";
+import type { WorkerGrade } from "../config/resources/vibe.ts";
 import type { Tier } from "../tool/tier.ts";
 
 export const WORKER_STATES = ["queued", "running", "done", "failed", "killed", "timed_out"] as const;
@@ -41,7 +41,8 @@ export interface GenerationOutcome {
 export interface WorkerRecord {
   id: string;
   label: string;
-  tier: WorkerTier;
+  /** fast or good: which of the harness's worker commands runs it (vibe_spawn's `tier`). */
+  grade: WorkerGrade;
   /** The original brief with every vibe_send message appended. */
   brief: string;
   state: WorkerState;

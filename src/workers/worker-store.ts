@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ConfigError } from "../config/load.ts";
+import type { WorkerGrade } from "../config/resources/vibe.ts";
 import type { WorkerRecord } from "./worker-record.ts";
 import { leadsOutOfWorkdir } from "../workspace/paths.ts";
 import { readRegularFileSync } from "../workspace/regular-file.ts";
@@ -137,7 +138,12 @@ export class WorkerStore {
       const file = join(this.root, entry.name, "state.json");
       if (isLink(file)) continue;
       try {
-        const record = JSON.parse(readRegularFileSync(file).toString("utf8")) as WorkerRecord;
+        const record = JSON.parse(readRegularFileSync(file).toString("utf8")) as WorkerRecord & { tier?: WorkerGrade };
+        // A sidecar before the word "grade" saved it as `tier`.
+        if (record.tier !== undefined) {
+          record.grade ??= record.tier;
+          delete record.tier;
+        }
         if (record.id === entry.name && Array.isArray(record.history)) records.push(record);
       } catch {
         // a folder without a readable state file is not a worker of ours

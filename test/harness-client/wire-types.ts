@@ -4,7 +4,7 @@ import type * as client from "../../packages/harness-client/src/index.ts";
 import type { ErrorShape } from "../../src/answer/error-codes.ts";
 import type * as v from "valibot";
 import type { runConfigSchema } from "../../src/config/schema.ts";
-import type { WorkerTier } from "../../src/config/resources/vibe.ts";
+import type { WorkerGrade } from "../../src/config/resources/vibe.ts";
 import type { WriteOutcome } from "../../src/lsp/after-write.ts";
 import type { DiagnosticRow } from "../../src/lsp/present.ts";
 import type { CardOption, PortOutcome, QuestionCard } from "../../src/questions/card.ts";
@@ -24,7 +24,7 @@ export type WireChecks = [
   Holds<Equal<client.CardOption, CardOption>>,
   Holds<Equal<client.DiagnosticRow, DiagnosticRow>>,
   Holds<Equal<Omit<client.AfterWriteAnswer, "text">, WriteOutcome>>,
-  Holds<Equal<client.WorkerEnvironment["SIDECAR_WORKER_TIER"], WorkerTier>>,
+  Holds<Equal<client.WorkerEnvironment["SIDECAR_WORKER_TIER"], WorkerGrade>>,
   // Every config the sidecar accepts is a client RunConfig, and the other way round.
   Fits<RunConfigInput, client.RunConfig>,
   Fits<client.RunConfig, RunConfigInput>,

@@ -1,9 +1,11 @@
-// Settings of the worker roster resource (vibe_*): how each tier starts a worker, and the run's limits.
+// Settings of the worker roster resource (vibe_*): how each grade of worker starts, and the run's limits.
+// A grade (fast or good) is what vibe_spawn's `tier` argument names; inside the sidecar "tier" means
+// read, write and exec only.
 import * as v from "valibot";
 import { configObject, nonEmptyString } from "./shared.ts";
 
-export const WORKER_TIERS = ["fast", "good"] as const;
-export type WorkerTier = (typeof WORKER_TIERS)[number];
+export const WORKER_GRADES = ["fast", "good"] as const;
+export type WorkerGrade = (typeof WORKER_GRADES)[number];
 
 export const DEFAULT_TIME_LIMIT_SECONDS = 30 * 60;
 export const DEFAULT_CONCURRENCY = 2;
@@ -18,8 +20,8 @@ const positiveInteger = (what: string) =>
     v.minValue(1, `expected ${what} of at least 1`),
   );
 
-/** How one tier (fast or good) starts a worker. */
-export const workerTierSettings = configObject({
+/** How a worker of one grade (fast or good) starts. */
+const workerGradeSettings = configObject({
   /** The worker's argv, e.g. ["my-agent", "--headless"]; it gets its brief on stdin. */
   command: v.pipe(
     v.array(nonEmptyString("a command word"), 'expected the command as an argv list, e.g. ["my-agent", "--headless"]'),
@@ -43,15 +45,14 @@ export const workerTierSettings = configObject({
     ),
     DEFAULT_TIME_LIMIT_SECONDS,
   ),
-  /** Workers of this tier running at once; more are queued. */
+  /** Workers of this grade running at once; more are queued. */
   concurrency: v.optional(positiveInteger("the concurrency cap"), DEFAULT_CONCURRENCY),
 });
-export type WorkerTierSettings = v.InferOutput<typeof workerTierSettings>;
 
 export const vibeSettings = v.pipe(
   configObject({
-    fast: v.optional(workerTierSettings),
-    good: v.optional(workerTierSettings),
+    fast: v.optional(workerGradeSettings),
+    good: v.optional(workerGradeSettings),
     /** Workers the whole run may spawn; vibe_spawn past it is refused. Re-runs (vibe_send) do not count. */
     maxSpawns: v.optional(positiveInteger("the spawn cap"), DEFAULT_MAX_SPAWNS),
     /** Vibe mode at start; the harness switches it with POST /harness/vibe. */

@@ -34,7 +34,7 @@ function workerSection(records: WorkerRecord[]): GlanceSection {
       name: `${record.id} ${record.label}`.trim(),
       state: record.state,
       detail: joined([
-        `${record.tier}, generation ${record.generation}`,
+        `${record.grade}, generation ${record.generation}`,
         running && record.lastProgress ? `now: ${cut(record.lastProgress)}` : undefined,
         !running && outcome?.result ? `result: ${cut(outcome.result)}` : undefined,
         !running && outcome?.note ? outcome.note : undefined,
