@@ -6,6 +6,9 @@ import { bunPrimitives } from "./runtime/bun.ts";
 import { COMMIT, VERSION } from "./version.ts";
 
 async function main(argv: readonly string[]): Promise<number> {
+  // Hidden: the debug tool's Node.js adapter (NODE_ADAPTER_COMMAND), started by the sidecar itself with
+  // flags of its own (--node, --listen), which the command table's parser does not know; so it is not in that table.
+  if (argv[0] === "__dap-node") return (await import("./dap/node/main.ts")).runNodeDebugAdapter(argv.slice(1));
   const { command, flags, rest } = parseCommandLine(argv);
   if (flags.version) {
     process.stdout.write(`sidecar ${VERSION} (${COMMIT})\n`);

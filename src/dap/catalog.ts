@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { ADAPTER_IDS, type AdapterId } from "../config/resources/debug-adapters.ts";
 import type { AdapterTransport } from "./adapter-process.ts";
 import { choosePython, llvmTools, versionedOnPath, which, type Trust } from "./locate.ts";
+import { findNodeTools } from "./node/locate-node.ts";
 import { holdsGoFiles, isNativeExecutable } from "./program-kind.ts";
 
 // The ids are the config's (a run config may override each adapter by id).
@@ -215,6 +216,25 @@ export const ADAPTERS: readonly AdapterEntry[] = [
     // dlv removes the binary it built both when the program exits and when it is detached; when both
     // run, the second one prints this to the program's stderr, which is no line the program wrote.
     adapterNoise: /^could not remove \S*sidecar-debug-\d+-\d+-[0-9a-f]+: remove \S+: no such file or directory\r?\n/gm,
+  },
+  {
+    id: "node",
+    rootMarkers: ["package.json"],
+    sourceExtensions: [".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"],
+    // The sidecar's own adapter (src/dap/node/), run as `sidecar __dap-node`: it prints its port as
+    // dlv does, and node inherits its stdio, so the program's output is read as delve's is.
+    transport: "tcp-banner",
+    programOutput: "adapter-stdio",
+    stdinVia: "adapter",
+    claims: (program, isDirectory) => !isDirectory && /\.([cm]?[jt]sx?)$/.test(program),
+    findBinary: (root, trust) => findNodeTools(root, trust),
+    launchArguments: ({ program, args, cwd }) => ({ program, args, cwd }),
+    attachVia: "adapter",
+    attachArguments: (port) => ({ port }),
+    evaluateContext: "watch",
+    hiddenVariables: [],
+    // node dies by signal N: the adapter reports 128 + N, as a shell would, which exit(128 + N) also gives.
+    signalOfExitCode: (code) => (code > 128 && code < 160 ? { signal: code - 128, certain: false } : undefined),
   },
 ];
 

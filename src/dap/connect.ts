@@ -2,9 +2,12 @@
 import type { DebugAdapterSettings } from "../config/resources/debug-adapters.ts";
 import type { Connect } from "../host/connect-context.ts";
 import { probePythonInBackground } from "./locate.ts";
+import { useSidecarCommand } from "./node/locate-node.ts";
 import { DebugSupervisor } from "./supervisor.ts";
 
 export const connect: Connect<DebugAdapterSettings, DebugSupervisor> = (settings, ctx) => {
+  // The Node.js adapter is this sidecar re-run as `__dap-node`, however this runtime runs itself.
+  useSidecarCommand(ctx.runtime.selfCommand);
   const supervisor = new DebugSupervisor({
     workdir: ctx.workdir,
     // Untrusted, nothing inside the checkout runs to find an adapter (its .venv, PATH entries in it).

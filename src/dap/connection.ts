@@ -1,6 +1,7 @@
 // A DAP client over any byte stream pair (a child's stdio or a TCP socket): framing, requests, events.
 import type { Readable, Writable } from "node:stream";
 import type { DebugProtocol } from "@vscode/debugprotocol";
+import { frame, takeFrames } from "./framing.ts";
 
 /** How long one request may wait for its response before the call reports a stuck adapter. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -30,7 +31,7 @@ interface Pending {
 /** One conversation with one debug adapter. Closed when the stream ends or `close()` is called. */
 export class DapConnection {
   private seq = 1;
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<EventListener>();
   private closedReason: string | undefined;
@@ -98,26 +99,13 @@ export class DapConnection {
   }
 
   private write(message: object): void {
-    const json = Buffer.from(JSON.stringify(message), "utf8");
-    this.output.write(`Content-Length: ${json.length}\r\n\r\n`);
-    this.output.write(json);
+    this.output.write(frame(message));
   }
 
   private receive(chunk: Buffer): void {
-    this.buffer = Buffer.concat([this.buffer, chunk]);
-    for (;;) {
-      const headerEnd = this.buffer.indexOf("\r\n\r\n");
-      if (headerEnd < 0) return;
-      const header = this.buffer.subarray(0, headerEnd).toString("ascii");
-      const length = Number(/Content-Length:\s*(\d+)/i.exec(header)?.[1]);
-      if (!Number.isFinite(length)) {
-        this.close(`the debug adapter sent a frame without Content-Length (${JSON.stringify(header.slice(0, 80))})`);
-        return;
-      }
-      const bodyStart = headerEnd + 4;
-      if (this.buffer.length < bodyStart + length) return;
-      const body = this.buffer.subarray(bodyStart, bodyStart + length).toString("utf8");
-      this.buffer = this.buffer.subarray(bodyStart + length);
+    const { bodies, rest, broken } = takeFrames(Buffer.concat([this.buffer, chunk]));
+    this.buffer = rest;
+    for (const body of bodies) {
       let message: DebugProtocol.ProtocolMessage;
       try {
         message = JSON.parse(body) as DebugProtocol.ProtocolMessage;
@@ -126,6 +114,7 @@ export class DapConnection {
       }
       this.dispatch(message);
     }
+    if (broken !== undefined) this.close(`the debug adapter sent a frame without Content-Length (${JSON.stringify(broken)})`);
   }
 
   private dispatch(message: DebugProtocol.ProtocolMessage): void {

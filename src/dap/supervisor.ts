@@ -196,6 +196,7 @@ export class DebugSupervisor {
     if (adapter.id === "debugpy" && !childProcesses) {
       started.notes.push("Child processes are not debugged (they run, and their output is shown): launch with child_processes: true to stop at breakpoints in them.");
     }
+    if (adapter.id === "node") started.notes.push("Child processes and worker threads are not debugged (they run, and their output is shown; a worker started is named in the output).");
     return started;
   }
 
@@ -302,7 +303,7 @@ export class DebugSupervisor {
     throw new ToolFailure(
       fitting.length
         ? `Several adapters fit this workspace (${fitting.map((a) => a.id).join(", ")}); pass adapter to say which one the debuggee speaks.`
-        : "No project marker in the workspace says which adapter the debuggee speaks; pass adapter (debugpy, delve, lldb or dart).",
+        : "No project marker in the workspace says which adapter the debuggee speaks; pass adapter (debugpy, delve, lldb, dart or node).",
         { code: "invalid_arguments" },
     );
   }
@@ -400,7 +401,7 @@ function programKind(path: string, given: string): "file" | "directory" {
 function noAdapterFor(program: string): string {
   return (
     `No debug adapter here takes ${shownPath(program)}: debugpy debugs .py files, delve .go files and Go package folders, dart .dart files, ` +
-    "and lldb compiled executables (ELF, Mach-O, PE). JavaScript and other scripts are not supported; build the program first, or pass adapter to force one."
+    "node .js/.mjs/.cjs and (through tsx) .ts/.mts/.cts files, and lldb compiled executables (ELF, Mach-O, PE). Shell and other scripts are not supported; build the program first, or pass adapter to force one."
   );
 }
 

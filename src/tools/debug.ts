@@ -1,4 +1,4 @@
-// The `debug` tool: drive a real debug adapter (debugpy, delve, lldb, dart) for this conversation.
+// The `debug` tool: drive a real debug adapter (debugpy, delve, lldb, dart, node) for this conversation.
 import * as v from "valibot";
 import type { BreakpointOptions, FunctionBreakpoint, LineBreakpoint } from "../dap/breakpoint-book.ts";
 import { evaluate, scopes, stack, threads, variables } from "../dap/inspect.ts";

@@ -179,7 +179,7 @@ describe("restart, run_to", () => {
 });
 
 describe("the program decides the adapter; project markers only set the working directory", () => {
-  test("a C binary built by a Makefile, a script folder with no pyproject; a .js file is refused with the reason", async () => {
+  test("a C binary built by a Makefile, a script folder with no pyproject; a shell script is refused with the reason", async () => {
     requireDebugpy();
     requireTool("/usr/bin/lldb-vscode-16", "apt install lldb-16");
     await using dir = await tempDir();
@@ -187,7 +187,7 @@ describe("the program decides the adapter; project markers only set the working 
       "Makefile": "hello: hello.c\n\tgcc -g -o hello hello.c\n",
       "hello.c": '#include <stdio.h>\nint main(void) { printf("hello\\n"); return 0; }\n',
       "scripts/tool.py": "import os\nprint(os.getcwd())\n",
-      "web/app.js": "console.log(1)\n",
+      "tools/run.sh": "echo 1\n",
     });
     gcc(dir.path, "hello.c", "hello");
     await using h = await debugHarness(dir.path, { stopWaitSeconds: 30 });
@@ -196,8 +196,8 @@ describe("the program decides the adapter; project markers only set the working 
     expect(c.text).toContain("hello (lldb)");
     const py = await h.ok({ operation: "launch", program: "scripts/tool.py" });
     expect(py.data).toMatchObject({ state: "exited", output: `${dir.path}\n` });
-    const js = await h.call({ operation: "launch", program: "web/app.js" });
-    expect(js.isError).toBe(true);
-    expect(js.text).toContain("No debug adapter here takes web/app.js");
+    const sh = await h.call({ operation: "launch", program: "tools/run.sh" });
+    expect(sh.isError).toBe(true);
+    expect(sh.text).toContain("No debug adapter here takes tools/run.sh");
   }, ADAPTER_TEST_TIMEOUT_MS);
 });

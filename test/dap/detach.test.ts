@@ -1,31 +1,10 @@
 // Detaching from an attached program leaves it running, for every adapter, and the answer says what was checked.
 import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, killSession, requireTool, untilListening } from "./harness.ts";
-
-/** The count the program writes to count.txt, or -1 while it has written none. */
-function count(dir: string): number {
-  try {
-    return Number(readFileSync(join(dir, "count.txt"), "utf8")) || -1;
-  } catch {
-    return -1;
-  }
-}
-
-/** Waits (bounded) until the program's count passes `above`: it is running, not just alive. */
-async function untilCountPasses(dir: string, above: number): Promise<number> {
-  for (let poll = 0; poll < 150; poll++) {
-    const now = count(dir);
-    if (now > above) return now;
-    await Bun.sleep(100);
-  }
-  throw new Error(`the program's count stayed at ${count(dir)} for 15 s: it is not running`);
-}
+import { ADAPTER_TEST_TIMEOUT_MS, count, debugHarness, killSession, requireTool, untilCountPasses, untilListening } from "./harness.ts";
 
 /** No thread of the process is stopped (t: by a tracer, T: by a signal). */
 function noThreadStopped(pid: number): boolean {

@@ -1,6 +1,7 @@
 // Drives the debug tool through a real run and the official MCP SDK client, for the adapter tests.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RunConfig } from "../../src/config/schema.ts";
 import { procStatFields } from "../../src/platform/proc-stat.ts";
@@ -151,3 +152,21 @@ export async function untilListening(port: number): Promise<void> {
   throw new Error(`nothing listened on port ${port} within ${(LISTEN_POLLS * 200) / 1000} s`);
 }
 
+/** The count the program writes to count.txt, or -1 while it has written none. */
+export function count(dir: string): number {
+  try {
+    return Number(readFileSync(join(dir, "count.txt"), "utf8")) || -1;
+  } catch {
+    return -1;
+  }
+}
+
+/** Waits (bounded) until the program's count passes `above`: it is running, not just alive. */
+export async function untilCountPasses(dir: string, above: number): Promise<number> {
+  for (let poll = 0; poll < 150; poll++) {
+    const now = count(dir);
+    if (now > above) return now;
+    await Bun.sleep(100);
+  }
+  throw new Error(`the program's count stayed at ${count(dir)} for 15 s: it is not running`);
+}

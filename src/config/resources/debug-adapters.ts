@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { configObject } from "./shared.ts";
 
 /** The debug adapters the catalog has (src/dap/catalog.ts), by the id a config overrides them with. */
-export const ADAPTER_IDS = ["dart", "debugpy", "lldb", "delve"] as const;
+export const ADAPTER_IDS = ["dart", "debugpy", "lldb", "delve", "node"] as const;
 export type AdapterId = (typeof ADAPTER_IDS)[number];
 
 const adapterOverride = configObject({

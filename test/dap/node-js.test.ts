@@ -1,0 +1,130 @@
+// debug over the sidecar's own Node.js adapter and real Node 20: JavaScript programs, launched.
+import { describe, expect, test } from "bun:test";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, requireTool } from "./harness.ts";
+
+const PROGRAM = `function square(n) {
+  const result = n * n;
+  return result;
+}
+
+let total = 0;
+for (let i = 0; i < 5; i++) {
+  total += square(i);
+}
+const limit = 3;
+console.log("total", total, "limit", limit);
+console.error("warn");
+`;
+
+const PROJECT = { "package.json": '{"name": "app"}\n', "main.js": PROGRAM };
+
+function requireNode(): void {
+  requireTool("/usr/bin/node", "apt install nodejs");
+}
+
+describe("debug with node: JavaScript", () => {
+  test("breakpoint, stack, scopes, variables, evaluate, steps, continue to exit with output", async () => {
+    requireNode();
+    await using dir = await tempDir();
+    await dir.write(PROJECT);
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    const found = await h.ok({ operation: "adapters" });
+    expect(found.text).toMatch(/node.*usable|usable.*node/is);
+    await h.ok({ operation: "breakpoints", file: "main.js", lines: [8] });
+    const launched = await h.ok({ operation: "launch", program: "main.js" });
+    expect(launched.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "main.js", line: 8, source: "total += square(i);" } });
+
+    const stack = await h.ok({ operation: "stack" });
+    expect(stack.data.frames[0]).toMatchObject({ line: 8 });
+    const scopes = await h.ok({ operation: "scopes", frame_id: stack.data.frames[0].id });
+    const block = scopes.data.scopes.find((s: { name: string }) => s.name === "Block");
+    const blockVars = await h.ok({ operation: "variables", reference: block.reference });
+    expect(blockVars.data.variables).toContainEqual(expect.objectContaining({ name: "i", value: "0" }));
+    expect((await h.ok({ operation: "evaluate", expression: "total + 100" })).data.result).toBe("100");
+
+    const stepIn = await h.ok({ operation: "step_in" });
+    expect(stepIn.data.frame).toMatchObject({ name: "square", file: "main.js", line: 2 });
+    const stepOver = await h.ok({ operation: "step_over" });
+    expect(stepOver.data.frame).toMatchObject({ name: "square", line: 3 });
+    const stepOut = await h.ok({ operation: "step_out" });
+    // V8 steps out to the caller's next position: the loop's update (line 7) once the assignment is done.
+    expect(stepOut.data.frame.line).toBe(7);
+
+    await h.ok({ operation: "breakpoints", file: "main.js", lines: [] });
+    const done = await h.ok({ operation: "continue" });
+    expect(done.data).toMatchObject({ state: "exited", exit_code: 0 });
+    const output = await h.ok({ operation: "output" });
+    expect(output.data.output).toContain("total 30 limit 3\n");
+    expect(output.data.output).toContain("warn\n");
+    expect(output.data.output).not.toContain("Debugger"); // node's own inspector lines are not the program's
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("a conditional breakpoint in a loop, a hit condition, a logpoint, and set_variable changing what the program prints", async () => {
+    requireNode();
+    await using dir = await tempDir();
+    await dir.write(PROJECT);
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    await h.ok({ operation: "breakpoints", file: "main.js", lines: [{ line: 8, condition: "i === 3" }, { line: 11, log_message: "done: {total} of {limit}" }] });
+    await h.ok({ operation: "breakpoints", file: "main.js", lines: [{ line: 8, condition: "i === 3" }, { line: 11, log_message: "done: {total} of {limit}" }] });
+    const launched = await h.ok({ operation: "launch", program: "main.js" });
+    expect(launched.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { line: 8 } });
+    expect((await h.ok({ operation: "evaluate", expression: "i" })).data.result).toBe("3");
+    expect((await h.ok({ operation: "evaluate", expression: "total" })).data.result).toBe("5"); // 0 + 1 + 4
+
+    const set = await h.ok({ operation: "set_variable", name: "total", value: "100" });
+    expect(set.data).toMatchObject({ name: "total", value: "100" });
+    const done = await h.ok({ operation: "continue" });
+    expect(done.data).toMatchObject({ state: "exited", exit_code: 0 });
+    const output = (await h.ok({ operation: "output" })).data.output;
+    // 100 + 9 + 16: the program went on from the value set, and the logpoint logged without stopping.
+    expect(output).toContain("done: 125 of 3\n");
+    expect(output).toContain("total 125 limit 3\n");
+
+    // A hit condition: the third call of square stops (n is 2), once.
+    await h.ok({ operation: "breakpoints", file: "main.js", lines: [{ line: 2, hit_condition: "3" }] });
+    const again = await h.ok({ operation: "restart" });
+    expect(again.data).toMatchObject({ state: "stopped", frame: { name: "square", line: 2 } });
+    expect((await h.ok({ operation: "evaluate", expression: "n" })).data.result).toBe("2");
+    expect((await h.ok({ operation: "continue" })).data.state).toBe("exited");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("an uncaught exception stops with its text, then the program exits with node's code; caught ones stop when asked", async () => {
+    requireNode();
+    await using dir = await tempDir();
+    await dir.write({
+      "package.json": "{}\n",
+      "fail.js": 'function parse(text) {\n  try {\n    JSON.parse(text);\n  } catch {\n    console.log("caught");\n  }\n  throw new TypeError("bad input: " + text);\n}\nparse("{");\n',
+    });
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    const launched = await h.ok({ operation: "launch", program: "fail.js" });
+    expect(launched.data).toMatchObject({ state: "stopped", reason: "exception", exception: "TypeError: bad input: {", frame: { name: "parse", line: 7 } });
+    const ended = await h.ok({ operation: "continue" });
+    expect(ended.data).toMatchObject({ state: "exited", exit_code: 1 });
+    expect((await h.ok({ operation: "output" })).data.output).toContain("TypeError: bad input: {");
+
+    await h.ok({ operation: "exceptions", filters: ["all"] });
+    const caught = await h.ok({ operation: "restart" });
+    expect(caught.data).toMatchObject({ state: "stopped", reason: "exception", frame: { name: "parse", line: 3 } });
+    expect(caught.data.exception).toContain("SyntaxError");
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("a function breakpoint stops at the function's first line; pause stops a busy program", async () => {
+    requireNode();
+    await using dir = await tempDir();
+    await dir.write({ ...PROJECT, "spin.js": "let n = 0;\nfunction spin() {\n  for (;;) {\n    n++;\n  }\n}\nspin();\n" });
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    await h.ok({ operation: "function_breakpoints", functions: ["square"] });
+    const launched = await h.ok({ operation: "launch", program: "main.js" });
+    expect(launched.data).toMatchObject({ state: "stopped", reason: "function breakpoint", frame: { name: "square", line: 2 } });
+    await h.ok({ operation: "terminate" });
+
+    await h.ok({ operation: "function_breakpoints", functions: [] });
+    await using busy = await debugHarness(dir.path, { stopWaitSeconds: 1 });
+    const running = await busy.ok({ operation: "launch", program: "spin.js" });
+    expect(running.data.state).toBe("running");
+    const paused = await busy.ok({ operation: "pause" });
+    expect(paused.data).toMatchObject({ state: "stopped", reason: "pause", frame: { name: "spin", file: "spin.js" } });
+    expect(Number((await busy.ok({ operation: "evaluate", expression: "n" })).data.result)).toBeGreaterThan(0);
+  }, ADAPTER_TEST_TIMEOUT_MS);
+});
