@@ -63,7 +63,9 @@ every process it started, and so does the exit of the process that started the s
 With --stdio it serves one MCP session over stdin and stdout instead, for clients that start
 their servers as commands (docs/clients.md): the tools of one surface (--surface, default
 "default"), no ready line, nothing but MCP on stdout, logs on stderr. End of input ends the
-run. The operator page still serves on --listen; its address is logged on stderr.`,
+run. The operator page still serves on --listen; its address is logged on stderr. Without
+--workdir and --config, the checkout is the client's first MCP root (else the current directory,
+unless that is / or the home folder).`,
     flags: [
       config,
       workdir,

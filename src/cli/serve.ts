@@ -1,7 +1,10 @@
 // `sidecar serve`: one server for one agent run, until SIGINT/SIGTERM/SIGHUP or its harness exits;
 // with --stdio, one MCP session over stdin/stdout, until end of input too.
-import type { RunSettings } from "../config/load.ts";
+import { homedir } from "node:os";
+import { resolveWorkdir, type RunSettings } from "../config/load.ts";
+import { RootsFirstSession } from "../http/roots-first.ts";
 import { StdioTransport } from "../http/stdio-transport.ts";
+import { sessionServer } from "../http/surface-server.ts";
 import { ignoreClosedPipes, writeQuietly } from "../log/log-sinks.ts";
 import { closeMemoryToOtherProcesses } from "../platform/non-dumpable.ts";
 import { watchParent } from "../platform/parent-watch.ts";
@@ -9,10 +12,12 @@ import { keepHelperThreadsLow } from "../platform/priority.ts";
 import type { RuntimePrimitives } from "../host/runtime.ts";
 import { readyLine, startRun } from "../run/start.ts";
 import type { Surface } from "../tool/registry.ts";
+import { VERSION } from "../version.ts";
 import { UsageError, type CliFlags } from "./args.ts";
 import { settingsFromFlags } from "./load-settings.ts";
 import { logFromFlags } from "./log-flags.ts";
 import { noToolWarning } from "./run-tools.ts";
+import { workdirFromRoots } from "./stdio-workdir.ts";
 
 export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives): Promise<number> {
   await closeMemoryToOtherProcesses(); // before the tokens exist: no child can read them from /proc/<pid>/mem
@@ -27,12 +32,22 @@ export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives):
   // of all its shutdown: workers and temp state would be left behind.
   ignoreClosedPipes(process.stdout, process.stderr);
   const { log, close: closeLog } = logFromFlags(flags);
-  const settings = settingsFromFlags(flags);
+  let settings = settingsFromFlags(flags);
   const stdioSurface = flags.stdio ? surfaceNamed(settings, flags.surface ?? "default") : undefined;
+  const stdio = stdioSurface ? new StdioTransport(process.stdin, process.stdout) : undefined;
+  // Started by a client with nothing saying which checkout: the client's open folder (its MCP roots).
+  // Without a config nothing else depends on the workdir, so only it waits for the client.
+  const rootsFirst = stdio && flags.workdir === undefined && flags.config === undefined ? new RootsFirstSession(stdio, () => rootsChanged()) : undefined;
+  const rootsChanged = () =>
+    log.info("roots.changed", `the client's roots changed; this run keeps serving ${settings.workdir} (one checkout per process: start another sidecar for another folder)`);
+  if (rootsFirst) {
+    const answer = await rootsFirst.askRoots(sessionServer({ name: "sidecar", version: VERSION }, true));
+    if (answer.kind === "ended") return 0;
+    settings = { ...settings, workdir: resolveWorkdir(workdirFromRoots(answer, process.cwd(), homedir(), log), process.cwd()) };
+  }
   const run = await startRun(settings, runtime, { allowRemote: flags["allow-remote"], log });
   // Under load the runtime's JIT, GC and allocator threads took turns ahead of the main thread.
   const stopLoweringHelpers = keepHelperThreadsLow();
-  const stdio = stdioSurface ? new StdioTransport(process.stdin, process.stdout) : undefined;
 
   // The handlers are in place before the ready line: a harness may send SIGTERM the moment it reads
   // it, and without a handler that signal ends the process with no shutdown at all.
@@ -60,7 +75,7 @@ export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives):
     if (!flags["outlive-parent"]) stopWatchingParent = watchParent(parent, () => stop(`the process that started it (pid ${parent}) exited`));
   });
   if (stdio && stdioSurface) {
-    await run.sessions.attach(stdioSurface, stdio);
+    await run.sessions.attach(stdioSurface, rootsFirst?.transport ?? stdio);
     log.info("run.serving", `serving ${settings.workdir} over stdio with the tools of surface "${stdioSurface.name}"${run.page ? `; operator page: ${run.page}` : ""}`, {
       workdir: settings.workdir,
       surface: stdioSurface.name,

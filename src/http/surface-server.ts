@@ -32,6 +32,18 @@ export interface SessionHooks {
   endStream?(requestId: RequestId): void;
 }
 
+/**
+ * A session's Server before its handlers: what it answers to initialize. `serve --stdio` answers the
+ * handshake with one of its own before the run exists (http/roots-first.ts), so both must agree.
+ */
+export function sessionServer(identity: ServerIdentity, offersLogging: boolean): Server {
+  return new Server(identity, {
+    jsonSchemaValidator: ELICITATION_ANSWERS,
+    capabilities: { tools: { listChanged: true }, ...(offersLogging ? { logging: {} } : {}) },
+    instructions: INSTRUCTIONS,
+  });
+}
+
 export class SurfaceServers {
   /** Every open session's Server, to tell each when the tool set changes. */
   private readonly open = new Set<Server>();
@@ -58,11 +70,7 @@ export class SurfaceServers {
   async connect(surface: Surface, transport: Transport, hooks: SessionHooks = {}): Promise<Server> {
     // The version the Server answers initialize with (the SDK keeps it nowhere): a form's schema depends on it.
     let protocolVersion = LATEST_PROTOCOL_VERSION;
-    const server = new Server(this.identity, {
-      jsonSchemaValidator: ELICITATION_ANSWERS,
-      capabilities: { tools: { listChanged: true }, ...(this.log ? { logging: {} } : {}) },
-      instructions: INSTRUCTIONS,
-    });
+    const server = sessionServer(this.identity, this.log !== undefined);
     const stopLogging = this.log ? offerLogging(server, surface, this.log) : () => {};
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.lists.described(surface) }));
     // Registered past the Server's own tools/call wrapper, whose check of the params would answer a

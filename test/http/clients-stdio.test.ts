@@ -24,10 +24,10 @@ function blocks(heading: string, language: string): string[] {
 
 const server = (heading: string, key = "mcpServers") => (JSON.parse(blocks(heading, "json")[0]!) as Record<string, Record<string, unknown>>)[key]!.sidecar;
 
-/** A directory holding a `sidecar` that runs this checkout's source, for PATH. */
-async function sidecarOnPath(dir: string): Promise<string> {
+/** A directory holding a `sidecar` that runs this checkout's source, for PATH; its stderr appended to `log` when given. */
+async function sidecarOnPath(dir: string, log?: string): Promise<string> {
   const bin = join(dir, "bin");
-  await Bun.write(join(bin, "sidecar"), `#!/bin/sh\nexec ${bunPrimitives.selfCommand.map((word) => `'${word}'`).join(" ")} "$@"\n`);
+  await Bun.write(join(bin, "sidecar"), `#!/bin/sh\nexec ${bunPrimitives.selfCommand.map((word) => `'${word}'`).join(" ")} "$@"${log ? ` 2>>'${log}'` : ""}\n`);
   chmodSync(join(bin, "sidecar"), 0o755);
   return bin;
 }
@@ -39,9 +39,24 @@ function run(command: string, args: string[], options: { cwd: string; env: NodeJ
 }
 
 describe("docs/clients.md over stdio", () => {
-  test("Claude Code: `claude mcp add NAME -- COMMAND…` with the checkout from the shell", () => {
-    expect(blocks("Claude Code, over stdio", "sh")[0]!.trim()).toBe('claude mcp add sidecar -- sidecar serve --stdio --workdir "$PWD"');
-  });
+  test(
+    "Claude Code: `claude mcp add` as written, without --workdir, then `claude mcp list`: connected, serving the project folder Claude Code gives as its root",
+    async () => {
+      const line = blocks("Claude Code, over stdio", "sh")[0]!.trim();
+      expect(line).toBe("claude mcp add sidecar -- sidecar serve --stdio");
+      await using dir = await tempDir();
+      const [home, project, log] = [join(dir.path, "home"), join(dir.path, "project"), join(dir.path, "sidecar.log")];
+      await dir.write({ "home/.keep": "", "project/app.py": "print('hi')\n" });
+      // Claude Code (the devDependency's binary) keeps its config under HOME: a fresh one per test.
+      const claudeBin = join(ROOT, "node_modules", ".bin");
+      const env = { ...process.env, HOME: home, PATH: `${await sidecarOnPath(dir.path, log)}:${claudeBin}:${process.env.PATH}` };
+      expect(await run("sh", ["-c", line], { cwd: project, env })).toContain("Added stdio MCP server sidecar");
+      const listed = await run("sh", ["-c", "claude mcp list"], { cwd: project, env });
+      expect(listed).toContain("sidecar: sidecar serve --stdio - ✔ Connected");
+      expect(readFileSync(log, "utf8")).toContain(`serving ${project}, the client's root`);
+    },
+    SPAWNED_TEST_MS,
+  );
 
   test("Cursor and VS Code: a command with args, the workspace folder as the workdir; VS Code's under servers with type stdio", () => {
     const args = ["serve", "--stdio", "--workdir", "${workspaceFolder}"];
