@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   // Structural search and staged edits
   invalid_pattern: "The ast_grep pattern does not parse, or uses a metavariable wrongly; or a rule config has an unknown key, a wrong type, a kind or field its grammar lacks, or is no valid YAML.",
   unknown_language: "No grammar is known for the language or file given.",
+  syntax_error: "The staged edit's result would not parse where the file did (the message says where it breaks); nothing was staged.",
   unknown_edit: "There is no staged edit with that id (the message lists the staged ones).",
   edit_not_pending: "The staged edit was already accepted or rejected, or another call is accepting it.",
   // The debugger

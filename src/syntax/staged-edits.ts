@@ -32,6 +32,8 @@ interface StagedEdit {
   surface: string;
   files: StagedFile[];
   state: EditState;
+  /** The tool that staged it: a rejection says to run that one again. */
+  tool: string;
   /** An accept is checking or writing it: neither a second resolve nor expiry may touch it. */
   accepting?: boolean;
 }
@@ -63,9 +65,9 @@ export class StagedEdits {
     private readonly maxStagedChars = MAX_STAGED_CHARS,
   ) {}
 
-  stage(files: StagedFile[], surface: string): string {
+  stage(files: StagedFile[], surface: string, tool = "ast_edit"): string {
     const id = `edit_${++this.counter}`;
-    this.edits.set(id, { id, surface, files, state: "staged" });
+    this.edits.set(id, { id, surface, files, state: "staged", tool });
     this.stagedChars += charsOf(files);
     this.expireOldest(id);
     return id;
@@ -112,7 +114,7 @@ export class StagedEdits {
       this.settle(edit, "rejected");
       throw new ToolFailure(
         `Edit ${id} was rejected and nothing was written: ${changed.length} file(s) changed since it was staged (${changed.map(shownPath).join(", ")}). ` +
-          "Run ast_edit again to stage the rewrite against the current content.",
+          `Run ${edit.tool} again to stage the rewrite against the current content.`,
         { code: "file_changed", changed },
       );
     }
@@ -162,7 +164,7 @@ export class StagedEdits {
     this.settle(edit, "rejected");
     return new ToolFailure(
       `Edit ${edit.id} was rejected and nothing was written: ${moved.map(shownPath).join(", ")} no longer lead(s) to the file that was staged (it or a folder on the way was replaced by a symlink). ` +
-        "Run ast_edit again to stage the rewrite against the current tree.",
+        `Run ${edit.tool} again to stage the rewrite against the current tree.`,
       { code: "file_changed", moved },
     );
   }
@@ -173,7 +175,7 @@ export class StagedEdits {
     const edit = found?.surface === surface ? found : undefined;
     if (!edit) {
       const known = [...this.edits.values()].filter((e) => e.state === "staged" && e.surface === surface).map((e) => e.id);
-      throw new ToolFailure(`There is no staged edit ${JSON.stringify(id)}. ${known.length > 0 ? `Staged now: ${known.join(", ")}.` : "Nothing is staged; call ast_edit first."}`, {
+      throw new ToolFailure(`There is no staged edit ${JSON.stringify(id)}. ${known.length > 0 ? `Staged now: ${known.join(", ")}.` : "Nothing is staged; call ast_edit or symbol_edit first."}`, {
         code: "unknown_edit",
         staged: known,
       });
@@ -181,13 +183,13 @@ export class StagedEdits {
     if (edit.state === "expired") {
       throw new ToolFailure(
         `Edit ${id} expired: edits staged after it needed the room (staged edits hold at most ${Math.round(this.maxStagedChars / 2 ** 20)} MB of rewritten files, and the oldest unresolved ones go first). ` +
-          "Nothing was written. Run ast_edit again to stage it, and resolve edits as you go.",
+          `Nothing was written. Run ${edit.tool} again to stage it, and resolve edits as you go.`,
         { code: "edit_not_pending" },
       );
     }
     if (edit.accepting) throw new ToolFailure(`Edit ${id} is being accepted by another call; its answer says how that went.`, { code: "edit_not_pending" });
     if (edit.state !== "staged") {
-      throw new ToolFailure(`Edit ${id} was already ${edit.state}; it cannot be resolved again. Call ast_edit to stage a new one.`, { code: "edit_not_pending" });
+      throw new ToolFailure(`Edit ${id} was already ${edit.state}; it cannot be resolved again. Call ${edit.tool} to stage a new one.`, { code: "edit_not_pending" });
     }
     return edit;
   }

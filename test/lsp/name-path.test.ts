@@ -4,20 +4,16 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
-import { call, LSP_CONFIG, requireBinary } from "./fixtures.ts";
-import { cProject, SYMBOL_PROJECTS } from "./symbol-fixtures.ts";
+import { call, LSP_CONFIG } from "./fixtures.ts";
+import { writeSymbolProjects } from "./symbol-fixtures.ts";
 
 let dir: TempDir;
 let run: TestRun;
 let client: Client;
 
 beforeAll(async () => {
-  requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
-  requireBinary("pyright-langserver", "npm i -D pyright");
-  requireBinary("gopls", "apt-get install gopls golang-go");
-  requireBinary("clangd", "apt-get install clangd");
   dir = await tempDir();
-  await dir.write({ ...SYMBOL_PROJECTS, ...cProject(dir.path) });
+  await writeSymbolProjects(dir);
   run = await startTestRun(dir.path, LSP_CONFIG);
   client = await run.client();
 });

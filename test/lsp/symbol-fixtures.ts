@@ -1,5 +1,16 @@
 // One small project per language (TypeScript, Python, Go, C), each with a class-like type, a method,
 // a doc comment, a caller and a duplicate name: what name paths, body and symbol_edit are tested on.
+import type { TempDir } from "../helpers/temp-dir.ts";
+import { requireBinary } from "./fixtures.ts";
+
+/** Fails (never skips) without one of the four servers, and writes the four projects into the folder. */
+export async function writeSymbolProjects(dir: TempDir): Promise<void> {
+  requireBinary("typescript-language-server", "npm i -D typescript-language-server typescript@5");
+  requireBinary("pyright-langserver", "npm i -D pyright");
+  requireBinary("gopls", "apt-get install gopls golang-go");
+  requireBinary("clangd", "apt-get install clangd");
+  await dir.write({ ...SYMBOL_PROJECTS, ...cProject(dir.path) });
+}
 
 export const SYMBOL_PROJECTS = {
   "ts/package.json": JSON.stringify({ name: "fixture", private: true }),
