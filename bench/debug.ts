@@ -13,7 +13,7 @@ import { startAdapter } from "../src/dap/adapter-process.ts";
 import { adapterById, type AdapterId } from "../src/dap/catalog.ts";
 import { DapConnection } from "../src/dap/connection.ts";
 import { detectStatic, INITIALIZE_ARGUMENTS } from "../src/dap/detect.ts";
-import { TRUST_ALL } from "../src/dap/locate.ts";
+import { TRUST_ALL } from "../src/platform/executables.ts";
 import { startRun } from "../src/run/start.ts";
 import { bunPrimitives } from "../src/runtime/bun.ts";
 import { median } from "./stats.ts";
@@ -106,7 +106,7 @@ async function rawRound(fixture: Fixture, dir: string): Promise<Round> {
   delete marks.stopped;
   const began = performance.now();
   const output: string[] = [];
-  const adapter = await startAdapter({ command: found.command!, transport: entry.transport, cwd: dir, onProcessOutput: (text) => output.push(text), ...(entry.stdinVia === "adapter" ? { stdinFile: "/dev/null" } : {}) });
+  const adapter = await startAdapter({ command: found.command!, transport: entry.transport, cwd: dir, trust: TRUST_ALL, onProcessOutput: (text) => output.push(text), ...(entry.stdinVia === "adapter" ? { stdinFile: "/dev/null" } : {}) });
   const dap = adapter.connection;
   try {
     await dap.request("initialize", { ...INITIALIZE_ARGUMENTS, adapterID: entry.id });

@@ -9,6 +9,7 @@ import { missingBridge } from "../src/kernel/bridge-client.ts";
 import { KernelFactory, type CellRequest } from "../src/kernel/factory.ts";
 import { KernelProcess } from "../src/kernel/kernel-process.ts";
 import { launchPlan, type KernelLanguage } from "../src/kernel/launch.ts";
+import { TRUST_ALL } from "../src/platform/executables.ts";
 import { median } from "./stats.ts";
 
 const COLD_RUNS = 7;
@@ -24,7 +25,7 @@ const signal = new AbortController().signal;
 
 
 function factory(): KernelFactory {
-  return new KernelFactory({ python: PYTHON }, root, selfCommand, missingBridge());
+  return new KernelFactory({ python: PYTHON }, root, TRUST_ALL, selfCommand, missingBridge());
 }
 
 function request(language: KernelLanguage, code: string): CellRequest {
@@ -59,7 +60,9 @@ async function coldParts(language: KernelLanguage): Promise<{ readyMs: number; c
   const ready: number[] = [];
   const cell: number[] = [];
   for (let i = 0; i < COLD_RUNS; i++) {
-    const kernel = new KernelProcess(launchPlan(language, { python: PYTHON }, root, selfCommand), root);
+    const plan = launchPlan(language, { python: PYTHON }, TRUST_ALL, selfCommand);
+    if (typeof plan === "string") throw new Error(plan);
+    const kernel = new KernelProcess(plan, root);
     const started = performance.now();
     await kernel.started();
     const readyAt = performance.now();

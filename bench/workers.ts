@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { vibeSettings } from "../src/config/resources/vibe.ts";
+import { TRUST_ALL } from "../src/platform/executables.ts";
 import { WorkerRoster } from "../src/workers/roster.ts";
 import { median } from "./stats.ts";
 
@@ -17,7 +18,7 @@ const script = join(workdir, "worker.sh");
 // "quick" finishes at once; anything else runs until stopped.
 writeFileSync(script, 'if [ "$(cat)" = quick ]; then echo ok; exit 0; fi\nwhile true; do echo tick; sleep 0.05; done\n');
 const settings = v.parse(vibeSettings, { fast: { command: ["sh", script], concurrency: 4 }, maxSpawns: ROUNDS * 3 + 5 });
-const roster = new WorkerRoster(settings, workdir, undefined);
+const roster = new WorkerRoster(settings, workdir, undefined, TRUST_ALL);
 const never = new AbortController().signal;
 
 

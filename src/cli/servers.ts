@@ -1,7 +1,9 @@
 // `sidecar servers install|list|remove`: the language-server install cache from the command line (pre-provisioning, baking an image).
 import { BUILTIN_SERVERS, type ServerSpec } from "../lsp/catalog.ts";
 import { defaultCacheDir, formatBytes, installPlanOf, type InstallPlan } from "../lsp/provision/cache.ts";
+import { sidecarBun } from "../lsp/provision/bun.ts";
 import { ServerProvisioner } from "../lsp/provision/provisioner.ts";
+import { TRUST_ALL } from "../platform/executables.ts";
 import { UsageError, type CliFlags } from "./args.ts";
 
 const NPM_SERVERS = BUILTIN_SERVERS.filter((spec) => spec.npm);
@@ -12,7 +14,7 @@ export async function serversCommand(rest: readonly string[], flags: CliFlags): 
   const cacheDir = flags["cache-dir"] ?? defaultCacheDir();
   if (!cacheDir.startsWith("/")) throw new UsageError(`--cache-dir needs an absolute path, got ${JSON.stringify(cacheDir)}.`);
   if (action !== "list" && names.length === 0 && !flags.all) throw new UsageError(`\`servers ${action}\` needs server ids or --all, e.g. \`sidecar servers ${action} typescript python\`. Run \`sidecar servers --help\`.`);
-  const provisioner = new ServerProvisioner(cacheDir, "auto", BUILTIN_SERVERS);
+  const provisioner = new ServerProvisioner(cacheDir, "auto", BUILTIN_SERVERS, sidecarBun(TRUST_ALL)); // managing the cache, outside any workspace
   if (action === "install") return install(provisioner, selected(names, flags.all === true));
   if (action === "remove") return remove(provisioner, names, flags.all === true);
   return list(provisioner);

@@ -6,6 +6,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
+import { trustedEnv, type ProgramTrust } from "../platform/executables.ts";
 import { hasExited, spawnGroup, stopGroup } from "../process/group.ts";
 import { DapConnection } from "./connection.ts";
 
@@ -42,6 +43,11 @@ export interface AdapterStart {
   transport: AdapterTransport;
   cwd: string;
   /**
+   * Untrusted, the adapter's PATH (and so its debuggee's) is cut as every child's is
+   * (platform/executables.ts): delve runs `go build`, and that `go` may not be one the checkout chose.
+   */
+  trust: ProgramTrust;
+  /**
    * What a TCP adapter writes on its stdout/stderr (after delve's banner): the debuggee's own output,
    * since the debuggee inherits the adapter's stdio.
    */
@@ -66,7 +72,7 @@ export async function startAdapter(start: AdapterStart): Promise<RunningAdapter>
     child = spawnGroup(command, [...args, ...listenArgs], {
       cwd: start.cwd,
       stdio: [stdin ?? (tcp ? "ignore" : "pipe"), "pipe", "pipe"],
-      env: { ...process.env, ...start.env, ...(endpoints ? { DEBUGPY_ADAPTER_ENDPOINTS: endpoints } : {}) },
+      env: trustedEnv({ ...process.env, ...start.env, ...(endpoints ? { DEBUGPY_ADAPTER_ENDPOINTS: endpoints } : {}) }, start.trust),
     });
   } finally {
     if (stdin !== undefined) closeSync(stdin); // the child has its own copy

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADAPTER_IDS, type AdapterId } from "../config/resources/debug-adapters.ts";
 import type { AdapterTransport } from "./adapter-process.ts";
-import { choosePython, llvmTools, versionedOnPath, which, type Trust } from "./locate.ts";
+import { findExecutable, type ProgramTrust } from "../platform/executables.ts";
+import { choosePython, llvmTools, versionedOnPath } from "./locate.ts";
 import { findNodeTools } from "./node/locate-node.ts";
 import { holdsGoFiles, isNativeExecutable } from "./program-kind.ts";
 
@@ -45,7 +46,7 @@ export interface AdapterEntry {
   stdinVia: "adapter" | "launch";
   /** Programs this adapter takes when `launch` names no adapter. */
   claims(program: string, isDirectory: boolean): boolean;
-  findBinary(root: string, trust: Trust): BinaryLookup;
+  findBinary(root: string, trust: ProgramTrust): BinaryLookup;
   launchArguments(request: LaunchRequest): Record<string, unknown>;
   /** attach: "adapter" starts the adapter and sends attach; "direct" speaks DAP to the port itself. */
   attachVia: "adapter" | "direct";
@@ -85,8 +86,8 @@ const CHILD_DEBUGGER_QUIET = {
   PYTHONWARNINGS: [process.env.PYTHONWARNINGS, "ignore:incompatible copy of pydevd already imported:UserWarning"].filter(Boolean).join(","),
 };
 
-function lookupOnPath(name: string, hint: string, trust: Trust, args: string[] = []): BinaryLookup {
-  const path = which(name, trust);
+function lookupOnPath(name: string, hint: string, trust: ProgramTrust, args: string[] = []): BinaryLookup {
+  const path = findExecutable(name, { trust });
   return path ? { ok: true, command: [path, ...args], detail: path } : { ok: false, reason: `\`${name}\` is not on PATH`, hint };
 }
 
@@ -167,10 +168,10 @@ export const ADAPTERS: readonly AdapterEntry[] = [
     findBinary: (_root, trust) => {
       // LLVM 18+ calls it lldb-dap; older releases ship the same adapter as lldb-vscode.
       const candidates = [
-        which("lldb-dap", trust),
+        findExecutable("lldb-dap", { trust }),
         ...versionedOnPath("lldb-dap", trust),
         ...versionedOnPath("lldb-vscode", trust),
-        which("lldb-vscode", trust),
+        findExecutable("lldb-vscode", { trust }),
         ...llvmTools("lldb-dap"),
         ...llvmTools("lldb-vscode"),
       ].filter((path): path is string => path !== undefined);

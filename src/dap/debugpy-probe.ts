@@ -2,13 +2,18 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { trustedEnv, type ProgramTrust } from "../platform/executables.ts";
 import { spawnGroup } from "../process/group.ts";
 
 /** How long `python -c "import debugpy"` may take; a cold interpreter on a loaded machine is slow. */
 export const PYTHON_PROBE_TIMEOUT_MS = 15_000;
 
-/** Imports debugpy (a broken install fails here, as it would in the adapter) and prints where it lives. */
-const PROBE = "import os, debugpy; print(os.path.dirname(debugpy.__file__))";
+/**
+ * Imports debugpy (a broken install fails here, as it would in the adapter) and prints where it
+ * lives. `-c` puts the folder it starts in (the checkout) first on sys.path: a checkout's own
+ * debugpy.py would run at start-up, so that entry goes before the import.
+ */
+const PROBE = "import os, sys; sys.path[:] = [p for p in sys.path if p not in ('', os.getcwd())]; import debugpy; print(os.path.dirname(debugpy.__file__))";
 
 /**
  * Environment that changes which interpreter a name runs (pyenv) or what it imports: part of every
@@ -33,12 +38,12 @@ let background: Promise<void> | undefined;
  * file, pyenv's version files, the deciding environment and (for a yes) debugpy's folder are as they
  * were; `fresh` asks again regardless (a "no" is asked again before it is told).
  */
-export function hasDebugpy(python: string, cwd: string, fresh = false): boolean {
+export function hasDebugpy(python: string, cwd: string, trust: ProgramTrust, fresh = false): boolean {
   const key = answerKey(python, cwd);
   const stamp = interpreterStamp(python, cwd);
   const kept = fresh ? undefined : keptAnswer(key, stamp);
   if (kept !== undefined) return kept;
-  const probe = spawnSync(python, ["-c", PROBE], { cwd, timeout: PYTHON_PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const probe = spawnSync(python, ["-c", PROBE], { cwd, env: trustedEnv(process.env, trust), timeout: PYTHON_PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
   return remember(key, stamp, probe.status === 0 ? lastLine(probe.stdout) : undefined);
 }
 
@@ -49,12 +54,12 @@ export function hasDebugpy(python: string, cwd: string, fresh = false): boolean 
  * a start at nice 19 on a busy machine was what made the kernels' cold start slow (S4). One at a
  * time: a second call while one runs shares it.
  */
-export function probeInBackground(candidates: () => string[], cwd: string): Promise<void> {
+export function probeInBackground(candidates: () => string[], cwd: string, trust: ProgramTrust): Promise<void> {
   background ??= (async () => {
     for (const python of candidates()) {
       const key = answerKey(python, cwd);
       const stamp = interpreterStamp(python, cwd);
-      if (keptAnswer(key, stamp) ?? remember(key, stamp, await probeAsync(python, cwd))) return;
+      if (keptAnswer(key, stamp) ?? remember(key, stamp, await probeAsync(python, cwd, trust))) return;
     }
   })()
     .catch(() => {})
@@ -103,11 +108,12 @@ function lastLine(text: string): string {
   return text.trim().split("\n").pop() ?? "";
 }
 
-function probeAsync(python: string, cwd: string): Promise<string | undefined> {
+/** A pyenv shim is a bash script: untrusted, the `bash` it finds is not one the checkout put on PATH. */
+function probeAsync(python: string, cwd: string, trust: ProgramTrust): Promise<string | undefined> {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawnGroup(python, ["-c", PROBE], { cwd, stdio: ["ignore", "pipe", "ignore"] });
+      child = spawnGroup(python, ["-c", PROBE], { cwd, env: trustedEnv(process.env, trust), stdio: ["ignore", "pipe", "ignore"] });
     } catch {
       return resolve(undefined);
     }

@@ -1,11 +1,12 @@
 // Whether an adapter can serve a program: its binary is found (trust permitting) AND it answers initialize.
 import { existsSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { scanRoots } from "../workspace/project-roots.ts";
 import { ADAPTERS, type AdapterEntry, type AdapterId, type BinaryLookup } from "./catalog.ts";
 import { startAdapter } from "./adapter-process.ts";
-import { findRoot, isExecutable, which, type Trust } from "./locate.ts";
+import { findExecutable, isExecutableFile, refusedExecutables, type ProgramTrust } from "../platform/executables.ts";
+import { findRoot, TRUST_HINT } from "./locate.ts";
 
 /** How long the start probe (spawn + initialize) may take before the adapter counts as not starting. */
 export const START_PROBE_TIMEOUT_MS = 20_000;
@@ -45,14 +46,17 @@ export const INITIALIZE_ARGUMENTS: DebugProtocol.InitializeRequestArguments = {
 };
 
 /** The adapter's binary per catalog, or per the run's override when one is set. */
-export function lookupBinary(entry: AdapterEntry, root: string, overrides: Overrides, trust: Trust): BinaryLookup {
+export function lookupBinary(entry: AdapterEntry, root: string, overrides: Overrides, trust: ProgramTrust): BinaryLookup {
   const command = overrides[entry.id]?.command;
   if (!command?.length) return foundBefore(entry, root, trust);
-  // The config's command is the harness's choice: an absolute path is used as given, a bare name
-  // is looked up on PATH (outside an untrusted workdir).
-  const path = isAbsolute(command[0]!) ? (isExecutable(command[0]!) ? command[0] : undefined) : which(command[0]!, trust);
+  // The config's command is the harness's choice, looked up as every program is (platform/executables.ts):
+  // a bare name on PATH, a path as given; untrusted, neither may lead inside the workdir.
+  const path = findExecutable(command[0]!, { trust });
   if (!path) {
-    return { ok: false, reason: `the configured command ${command[0]} is not executable`, hint: "fix resources.debugAdapters.adapters in the run config" };
+    const refused = refusedExecutables(command[0]!, { trust })[0];
+    return refused
+      ? { ok: false, reason: `the configured command ${refused} is inside the workspace, which is not trusted`, hint: `give a command outside the workdir, or ${TRUST_HINT}` }
+      : { ok: false, reason: `the configured command ${command[0]} is not executable`, hint: "fix resources.debugAdapters.adapters in the run config" };
   }
   const python = entry.id === "debugpy" ? path : undefined;
   return { ok: true, command: [path, ...command.slice(1)], detail: `${path} (configured)`, ...(python ? { python } : {}) };
@@ -64,10 +68,10 @@ export function lookupBinary(entry: AdapterEntry, root: string, overrides: Overr
  */
 const foundBinaries = new Map<string, BinaryLookup & { ok: true }>();
 
-function foundBefore(entry: AdapterEntry, root: string, trust: Trust): BinaryLookup {
+function foundBefore(entry: AdapterEntry, root: string, trust: ProgramTrust): BinaryLookup {
   const key = [entry.id, root, trust.workspace, trust.workdir, process.env.PATH].join("\0");
   const known = foundBinaries.get(key);
-  if (known && isExecutable(known.command[0]!)) return known;
+  if (known && isExecutableFile(known.command[0]!)) return known;
   const lookup = entry.findBinary(root, trust);
   // debugpy's interpreter is chosen afresh each time (choosePython keeps each interpreter's answer
   // while nothing that decides it changed): kept here, a changed interpreter would not be seen.
@@ -81,7 +85,7 @@ function foundBefore(entry: AdapterEntry, root: string, trust: Trust): BinaryLoo
  * workdir with one of the adapter's markers, else the workdir. A marker is not a condition: a C
  * binary built by a Makefile or a folder of Python scripts is debugged all the same.
  */
-export function detectStatic(entry: AdapterEntry, workdir: string, start: string, overrides: Overrides, trust: Trust): Detection {
+export function detectStatic(entry: AdapterEntry, workdir: string, start: string, overrides: Overrides, trust: ProgramTrust): Detection {
   const found = findRoot(workdir, start, entry.rootMarkers) ?? (start === workdir ? projectBelow(workdir, entry.rootMarkers) : undefined);
   const root = found?.root ?? workdir;
   const binary = lookupBinary(entry, root, overrides, trust);
@@ -110,11 +114,11 @@ function projectBelow(workdir: string, markers: readonly string[]): { root: stri
 }
 
 /** Binary, and a real start: spawn it, initialize, stop it. */
-export async function detectAdapter(entry: AdapterEntry, workdir: string, overrides: Overrides, trust: Trust): Promise<Detection> {
+export async function detectAdapter(entry: AdapterEntry, workdir: string, overrides: Overrides, trust: ProgramTrust): Promise<Detection> {
   const found = detectStatic(entry, workdir, workdir, overrides, trust);
   if (!found.usable) return found;
   try {
-    const adapter = await startAdapter({ command: found.command!, transport: entry.transport, cwd: found.root! });
+    const adapter = await startAdapter({ command: found.command!, transport: entry.transport, cwd: found.root!, trust });
     try {
       await adapter.connection.request("initialize", { ...INITIALIZE_ARGUMENTS, adapterID: entry.id }, START_PROBE_TIMEOUT_MS);
     } finally {
@@ -131,6 +135,6 @@ export async function detectAdapter(entry: AdapterEntry, workdir: string, overri
   }
 }
 
-export function detectAll(workdir: string, overrides: Overrides, trust: Trust): Promise<Detection[]> {
+export function detectAll(workdir: string, overrides: Overrides, trust: ProgramTrust): Promise<Detection[]> {
   return Promise.all(ADAPTERS.map((entry) => detectAdapter(entry, workdir, overrides, trust)));
 }

@@ -1,55 +1,14 @@
-// Finding things on this machine: executables on PATH, versioned LLVM tools, a Python that has debugpy.
-import { accessSync, constants, existsSync, readdirSync } from "node:fs";
-import { delimiter, dirname, join, resolve } from "node:path";
+// Finding adapters' pieces on this machine: versioned names on PATH, LLVM tools, a Python that has debugpy (every PATH search by platform/executables.ts).
+import { existsSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { findExecutables, isExecutableFile, mayRun, pathFolders, type ProgramTrust } from "../platform/executables.ts";
 import { isInside } from "../workspace/paths.ts";
 import { hasDebugpy, probeInBackground } from "./debugpy-probe.ts";
 
-export function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Whether the workspace may choose what runs (the run config's `trust`). Untrusted, nothing inside
- * the workdir is executed to find or probe an adapter: PATH entries inside it and its virtualenvs
- * are skipped, so a cloned repository cannot run code because someone looked at it.
- */
-export interface Trust {
-  workspace: boolean;
-  workdir: string;
-}
-
-/** Trust for code outside any workspace (tools, benches): nothing to skip. */
-export const TRUST_ALL: Trust = { workspace: true, workdir: "/nonexistent" };
-
-/** PATH's folders that may be searched: untrusted, those inside the workdir are not. */
-function pathDirs(trust: Trust, path = process.env.PATH ?? ""): string[] {
-  return path
-    .split(delimiter)
-    .filter(Boolean)
-    .filter((dir) => trust.workspace || !isInside(trust.workdir, resolve(trust.workdir, dir)));
-}
-
-/** Every match of `name` on PATH, in PATH order (`which -a`). */
-export function whichAll(name: string, trust: Trust = TRUST_ALL): string[] {
-  if (name.includes("/")) return isExecutable(name) ? [name] : [];
-  return pathDirs(trust)
-    .map((dir) => join(dir, name))
-    .filter((candidate) => isExecutable(candidate));
-}
-
-export function which(name: string, trust: Trust = TRUST_ALL): string | undefined {
-  return whichAll(name, trust)[0];
-}
-
 /** Versioned names on PATH like lldb-dap-19, lldb-vscode-16, newest version first. */
-export function versionedOnPath(stem: string, trust: Trust = TRUST_ALL): string[] {
+export function versionedOnPath(stem: string, trust: ProgramTrust): string[] {
   const found = new Map<number, string>();
-  for (const dir of pathDirs(trust)) {
+  for (const dir of pathFolders({ trust }).searched) {
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -58,7 +17,7 @@ export function versionedOnPath(stem: string, trust: Trust = TRUST_ALL): string[
     }
     for (const name of names) {
       const version = new RegExp(`^${stem}-(\\d+)$`).exec(name)?.[1];
-      if (version && !found.has(Number(version)) && isExecutable(join(dir, name))) found.set(Number(version), join(dir, name));
+      if (version && !found.has(Number(version)) && isExecutableFile(join(dir, name)) && mayRun(join(dir, name), trust)) found.set(Number(version), join(dir, name));
     }
   }
   return [...found.entries()].sort((a, b) => b[0] - a[0]).map(([, path]) => path);
@@ -77,7 +36,7 @@ export function llvmTools(tool: string, libDir = "/usr/lib"): string[] {
     .filter((entry) => Number.isFinite(entry.version))
     .sort((a, b) => b.version - a.version)
     .map((entry) => join(libDir, entry.name, "bin", tool))
-    .filter((path) => isExecutable(path));
+    .filter((path) => isExecutableFile(path));
 }
 
 export type PythonChoice =
@@ -94,7 +53,7 @@ export const TRUST_HINT = 'set "trust": "workspace" in the run config (the harne
  * An untrusted workspace's venv is never run (it is the checkout's code): it is skipped, and the
  * answer says so.
  */
-export function choosePython(root: string, trust: Trust = TRUST_ALL): PythonChoice {
+export function choosePython(root: string, trust: ProgramTrust): PythonChoice {
   // Each interpreter's answer is kept while nothing that decides it changed (debugpy-probe.ts): a
   // pyenv shim alone costs hundreds of ms. A "no" is asked again before it is told, so debugpy
   // installed mid-run is seen; the venvs are looked at on every call, so a new .venv is too.
@@ -106,11 +65,11 @@ export function choosePython(root: string, trust: Trust = TRUST_ALL): PythonChoi
  * Asks, in the background, the interpreters a launch from `root` would
  * ask, so that the run's first debugpy launch finds the answers kept (backgroundProbe: it waits).
  */
-export function probePythonInBackground(root: string, trust: Trust = TRUST_ALL): Promise<void> {
+export function probePythonInBackground(root: string, trust: ProgramTrust): Promise<void> {
   return probeInBackground(() => {
     const candidates = pythonCandidates(root, trust);
     return "venv" in candidates ? [candidates.python] : candidates.onPath;
-  }, root);
+  }, root, trust);
 }
 
 const VENVS = [".venv", "venv"] as const;
@@ -119,19 +78,19 @@ const VENVS = [".venv", "venv"] as const;
  * Whom a launch from `root` asks: the first project venv that exists, alone; or, when there is none
  * or it is not to be run (an untrusted checkout's own), every python3 on PATH in order.
  */
-function pythonCandidates(root: string, trust: Trust): { venv: string; python: string } | { onPath: string[]; skipped?: string } {
+function pythonCandidates(root: string, trust: ProgramTrust): { venv: string; python: string } | { onPath: string[]; skipped?: string } {
   const venv = VENVS.find((name) => existsSync(join(root, name, "bin", "python")));
-  if (venv === undefined) return { onPath: whichAll("python3", trust) };
+  if (venv === undefined) return { onPath: findExecutables("python3", { trust }) };
   const python = join(root, venv, "bin", "python");
-  if (trust.workspace || !isInside(trust.workdir, python)) return { venv, python };
-  return { onPath: whichAll("python3", trust), skipped: `the project's ${venv}/bin/python was not used because the workspace is not trusted; to use it, ${TRUST_HINT}` };
+  if (mayRun(python, trust)) return { venv, python };
+  return { onPath: findExecutables("python3", { trust }), skipped: `the project's ${venv}/bin/python was not used because the workspace is not trusted; to use it, ${TRUST_HINT}` };
 }
 
-function probePython(root: string, trust: Trust, fresh: boolean): PythonChoice {
+function probePython(root: string, trust: ProgramTrust, fresh: boolean): PythonChoice {
   const candidates = pythonCandidates(root, trust);
   if ("venv" in candidates) {
     const { venv, python } = candidates;
-    if (hasDebugpy(python, root, fresh)) return { ok: true, python, where: `${venv}/bin/python` };
+    if (hasDebugpy(python, root, trust, fresh)) return { ok: true, python, where: `${venv}/bin/python` };
     return {
       ok: false,
       reason: `the project's ${venv}/bin/python has no debugpy module`,
@@ -139,7 +98,7 @@ function probePython(root: string, trust: Trust, fresh: boolean): PythonChoice {
     };
   }
   const { onPath, skipped } = candidates;
-  const withDebugpy = onPath.find((python) => hasDebugpy(python, root, fresh));
+  const withDebugpy = onPath.find((python) => hasDebugpy(python, root, trust, fresh));
   if (withDebugpy) return { ok: true, python: withDebugpy, where: withDebugpy, ...(skipped ? { note: skipped } : {}) };
   return {
     ok: false,

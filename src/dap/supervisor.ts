@@ -11,7 +11,7 @@ import { backgroundProbe } from "./debugpy-probe.ts";
 import { debuggeeStdin, type StdinChoice } from "./debuggee-stdin.ts";
 import { detachWords } from "./detach.ts";
 import { detectAll, detectStatic, type Detection, type Overrides } from "./detect.ts";
-import type { Trust } from "./locate.ts";
+import type { ProgramTrust } from "../platform/executables.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 import { OutputRing } from "./output-ring.ts";
 import { attachChildProcess } from "./child-process.ts";
@@ -74,7 +74,7 @@ export class DebugSupervisor {
   readonly ttlMs: number;
   readonly stopWaitMs: number;
   private readonly overrides: Overrides;
-  readonly trust: Trust;
+  readonly trust: ProgramTrust;
   private readonly conversations = new Map<string, Conversation>();
 
   constructor(settings: SupervisorSettings) {
@@ -174,6 +174,7 @@ export class DebugSupervisor {
       command: found.command!,
       transport: adapter.transport,
       cwd: found.root!,
+      trust: this.trust,
       onProcessOutput: (text, stream) => output.append(withoutAdapterNoise(adapter, text), stream),
       ...(adapter.stdinVia === "adapter" ? { stdinFile: stdin.path } : {}),
     }).catch((error: Error) => {
@@ -224,7 +225,7 @@ export class DebugSupervisor {
     const output = new OutputRing();
     const running: RunningAdapter = await (adapter.attachVia === "direct"
       ? connectToDebugServer(port)
-      : startAdapter({ command: found.command!, transport: adapter.transport, cwd: found.root! })
+      : startAdapter({ command: found.command!, transport: adapter.transport, cwd: found.root!, trust: this.trust })
     ).catch((error: Error) => {
       throw new ToolFailure(`Cannot attach with ${adapter.id}: ${error.message}`, { code: "server_unavailable" });
     });

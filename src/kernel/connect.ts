@@ -2,6 +2,7 @@
 import type { BridgeSettings } from "../config/resources/bridge.ts";
 import type { KernelSettings } from "../config/resources/kernels.ts";
 import type { Connect } from "../host/connect-context.ts";
+import { programTrust } from "../platform/executables.ts";
 import { bridgeClient, missingBridge } from "./bridge-client.ts";
 import { KernelFactory } from "./factory.ts";
 import { NotebookRecord } from "./notebook-record.ts";
@@ -16,7 +17,7 @@ export const connect: Connect<KernelResources, KernelFactory> = ({ kernels, brid
   const callTool = bridge ? bridgeClient(bridge, ctx.conversation) : missingBridge();
   // What the cells ran is kept as notebooks a person can open, when the run has a place for state.
   const record = ctx.stateDir === undefined ? undefined : new NotebookRecord(ctx.stateDir, (text) => process.stderr.write(`sidecar: ${text}\n`));
-  const factory = new KernelFactory(kernels, ctx.workdir, ctx.runtime.selfCommand, callTool, record);
+  const factory = new KernelFactory(kernels, ctx.workdir, programTrust(ctx.trust, ctx.workdir), ctx.runtime.selfCommand, callTool, record);
   ctx.lifecycle.add("kernels", () => factory.close());
   return factory;
 };

@@ -2,9 +2,9 @@
 // whether the sidecar binary can run its own JavaScript kernel.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { DoctorGroup, DoctorRow } from "../doctor/check.ts";
-import { isInside } from "../workspace/paths.ts";
+import { findExecutable, mayRun, programTrust, trustedEnv, type ProgramTrust } from "../platform/executables.ts";
 import { missingBridge } from "./bridge-client.ts";
 import { KernelFactory } from "./factory.ts";
 import { choosePython } from "./launch.ts";
@@ -17,7 +17,11 @@ const LIBRARIES = [
   { module: "matplotlib", hint: "apt-get install python3-matplotlib, or %pip install matplotlib in a virtualenv" },
   { module: "IPython", hint: "apt-get install python3-ipython (without it a built-in rewriter handles %pip, %cd, !cmd, %%bash, %timeit)" },
 ];
-const PROBE = `import importlib.util as u, json, sys
+// `-c` puts the folder it starts in (the checkout) first on sys.path, where a json.py would shadow the
+// standard library's and run: that entry goes before any import.
+const PROBE = `import os, sys
+sys.path[:] = [p for p in sys.path if p not in ("", os.getcwd())]
+import importlib.util as u, json
 print(json.dumps({"version": sys.version.split()[0], "executable": sys.executable,
   "found": {m: u.find_spec(m) is not None for m in sys.argv[1:]}}))`;
 
@@ -27,17 +31,17 @@ interface Probe {
   found: Record<string, boolean>;
 }
 
-function probe(python: string, cwd: string): Promise<Probe | string> {
+function probe(python: string, trust: ProgramTrust): Promise<Probe | string> {
   return new Promise((resolve) => {
-    execFile(python, ["-c", PROBE, ...LIBRARIES.map((l) => l.module)], { cwd, timeout: PROBE_TIMEOUT_MS }, (error, stdout) => {
+    execFile(python, ["-c", PROBE, ...LIBRARIES.map((l) => l.module)], { cwd: trust.workdir, env: trustedEnv(process.env, trust), timeout: PROBE_TIMEOUT_MS }, (error, stdout) => {
       if (error) resolve((error as NodeJS.ErrnoException).code === "ENOENT" ? "not found" : error.message.split("\n")[0]!);
       else resolve(JSON.parse(stdout) as Probe);
     });
   });
 }
 
-async function interpreterRows(python: string, workdir: string, chosen: boolean): Promise<DoctorRow[]> {
-  const found = await probe(python, workdir);
+async function interpreterRows(python: string, trust: ProgramTrust, chosen: boolean): Promise<DoctorRow[]> {
+  const found = await probe(python, trust);
   const name = chosen ? `${python} (eval's default)` : python;
   if (typeof found === "string") {
     return [{ group: GROUP, name, ok: false, detail: found, hint: "install python3, or set resources.kernels.python in the run config" }];
@@ -55,8 +59,8 @@ async function interpreterRows(python: string, workdir: string, chosen: boolean)
   ];
 }
 
-async function javascriptRow(workdir: string, selfCommand: readonly string[]): Promise<DoctorRow> {
-  const kernels = new KernelFactory({}, workdir, selfCommand, missingBridge());
+async function javascriptRow(trust: ProgramTrust, selfCommand: readonly string[]): Promise<DoctorRow> {
+  const kernels = new KernelFactory({}, trust.workdir, trust, selfCommand, missingBridge());
   try {
     const report = await kernels.execute({ language: "javascript", code: "6 * 7", reset: false, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     const ok = report.outcome.ending.kind === "finished" && report.outcome.ending.status === "ok";
@@ -68,17 +72,25 @@ async function javascriptRow(workdir: string, selfCommand: readonly string[]): P
   }
 }
 
-export const kernelChecks: DoctorGroup = async ({ workdir, runtime, resources, trust }) => {
-  const chosen = choosePython(resources?.kernels ?? {}, workdir);
-  const candidates = [...new Set([chosen, "python3", "/usr/bin/python3", join(workdir, ".venv", "bin", "python")])].filter(
-    (python) => !python.includes("/") || existsSync(python),
+export const kernelChecks: DoctorGroup = async ({ workdir, runtime, resources, trust: word }) => {
+  const trust = programTrust(word ?? "none", workdir);
+  const settings = resources?.kernels ?? {};
+  const chosen = choosePython(settings, trust);
+  // Each by its path (platform/executables.ts): a bare name run here would be found on the whole PATH.
+  const candidates = [...new Set([chosen, findExecutable("python3", { trust }), "/usr/bin/python3", join(workdir, ".venv", "bin", "python")])].filter(
+    (python): python is string => python !== undefined && existsSync(python),
   );
   // Untrusted (the default), an interpreter inside the checkout is the checkout's code: it is named, not run.
-  const skipped = trust === "workspace" ? [] : candidates.filter((python) => python.includes("/") && isInside(workdir, resolve(workdir, python)));
+  const skipped = candidates.filter((python) => !mayRun(python, trust));
   const probed = candidates.filter((python) => !skipped.includes(python));
-  const rows = await Promise.all(probed.map((python) => interpreterRows(python, workdir, python === chosen)));
-  return [...skipped.map((python) => notProbed(python, python === chosen)), ...rows.flat(), await javascriptRow(workdir, runtime.selfCommand)];
+  const rows = await Promise.all(probed.map((python) => interpreterRows(python, trust, python === chosen)));
+  const missing = chosen === undefined && !settings.enclosure ? [notFound(settings.python ?? "python3")] : [];
+  return [...missing, ...skipped.map((python) => notProbed(python, python === chosen)), ...rows.flat(), await javascriptRow(trust, runtime.selfCommand)];
 };
+
+function notFound(python: string): DoctorRow {
+  return { group: GROUP, name: `${python} (eval's default)`, ok: false, detail: "not found on PATH (outside the checkout, unless the workspace is trusted)", hint: "install python3, or set resources.kernels.python in the run config" };
+}
 
 function notProbed(python: string, chosen: boolean): DoctorRow {
   return {

@@ -1,6 +1,7 @@
 // The kernel factory of one run: one Python and one JavaScript kernel, started on first use.
 import { ToolFailure } from "../answer/failure.ts";
 import type { KernelSettings } from "../config/resources/kernels.ts";
+import type { ProgramTrust } from "../platform/executables.ts";
 import { DEFAULT_INACTIVITY_SECONDS } from "../config/resources/kernels.ts";
 import type { ToolCaller } from "./bridge-client.ts";
 import { CellQueue } from "./cell-queue.ts";
@@ -60,6 +61,8 @@ export class KernelFactory {
   constructor(
     private readonly settings: KernelSettings,
     private readonly workdir: string,
+    /** Which programs may start a kernel: untrusted, none the checkout put on PATH. */
+    private readonly trust: ProgramTrust,
     private readonly selfCommand: readonly string[],
     private readonly callTool: ToolCaller,
     /** Where each cell is written down as a notebook, when the run has a stateDir. */
@@ -143,7 +146,8 @@ export class KernelFactory {
   private async kernel(language: KernelLanguage, slot: Slot): Promise<KernelProcess> {
     const existing = slot.kernel && (await slot.kernel.catch(() => undefined));
     if (existing?.alive) return existing;
-    const plan = launchPlan(language, this.settings, this.workdir, this.selfCommand);
+    const plan = launchPlan(language, this.settings, this.trust, this.selfCommand);
+    if (typeof plan === "string") throw new ToolFailure(`Could not start the ${language} kernel: ${plan}.`, { code: "server_unavailable" });
     const kernel = new KernelProcess(plan, this.workdir);
     const ready = kernel.started().then(() => kernel);
     slot.kernel = ready;

@@ -1,6 +1,7 @@
 // One live kernel process: start-up handshake, running a cell, bridged calls, interrupt and kill.
 import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
+import { trustedEnv } from "../platform/executables.ts";
 import { hasExited, lowerGroupPriority, signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
 import { CellOutput } from "./cell-output.ts";
 import { InactivityBudget } from "./inactivity.ts";
@@ -93,7 +94,7 @@ export class KernelProcess {
     this.child = spawnGroup(command!, args, {
       cwd,
       stdio: ["pipe", "pipe", "pipe"],
-      env: { ...process.env, MPLBACKEND: "Agg", PYTHONIOENCODING: "utf-8", SIDECAR_KERNEL: plan.language },
+      env: { ...trustedEnv(process.env, plan.trust), MPLBACKEND: "Agg", PYTHONIOENCODING: "utf-8", SIDECAR_KERNEL: plan.language },
       // The eval call waits for the start-up; the cells, which may compute for minutes, run below the sidecar.
       lowerPriority: "when started",
     });

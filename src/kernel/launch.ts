@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { KernelSettings } from "../config/resources/kernels.ts";
+import { findExecutable, type ProgramTrust } from "../platform/executables.ts";
 import driver from "./driver.py" with { type: "text" };
 import magics from "./magics.py" with { type: "text" };
 import display from "./display.py" with { type: "text" };
@@ -16,6 +17,8 @@ export interface LaunchPlan {
   where: string;
   /** Set when the kernel runs inside an enclosure: a failed start then means it is not running. */
   enclosure?: string;
+  /** Untrusted, the kernel's PATH is cut as every child's is: a pyenv shim's `bash` is found on it. */
+  trust: ProgramTrust;
 }
 
 /** The hidden command that runs the JavaScript kernel inside the sidecar binary. */
@@ -65,33 +68,44 @@ export function pythonProgram(): string {
 }
 
 /**
- * The config's interpreter, else the workdir's virtualenv, else `python3`. Inside an enclosure the
- * host's files say nothing about what exists there, so only the config or `python3` count.
+ * The config's interpreter, else the workdir's virtualenv, else `python3`. On the host a bare name
+ * is looked up as every program is (platform/executables.ts: untrusted, never one the checkout put
+ * on PATH); undefined when there is none. Inside an enclosure the host's files say nothing about
+ * what exists there, so only the config or `python3` count, found by the enclosure.
  */
-export function choosePython(settings: KernelSettings, workdir: string): string {
-  if (settings.python) {
-    return settings.python.includes("/") && !isAbsolute(settings.python) ? resolve(workdir, settings.python) : settings.python;
-  }
-  if (!settings.enclosure) {
-    for (const candidate of [join(workdir, ".venv", "bin", "python"), join(workdir, "venv", "bin", "python")]) {
-      if (existsSync(candidate)) return candidate;
-    }
-  }
-  return "python3";
+export function choosePython(settings: KernelSettings, trust: ProgramTrust): string | undefined {
+  const { workdir } = trust;
+  const named = settings.python ?? (settings.enclosure ? undefined : [join(workdir, ".venv", "bin", "python"), join(workdir, "venv", "bin", "python")].find((venv) => existsSync(venv))) ?? "python3";
+  return settings.enclosure && !named.includes("/") ? named : hostProgram(named, trust);
 }
 
-export function launchPlan(
-  language: KernelLanguage,
-  settings: KernelSettings,
-  workdir: string,
-  selfCommand: readonly string[],
-): LaunchPlan {
-  const inner =
-    language === "python"
-      ? [choosePython(settings, workdir), "-c", pythonProgram()]
-      : ["sh", "-c", JS_FD_SHUFFLE, "sh", ...selfCommand, JS_KERNEL_COMMAND];
+/**
+ * A program the kernel starts on the host: a path as given (relative to the workdir: the config's
+ * or the venv's, which eval runs as documented, since it runs code by definition); a bare name on
+ * PATH by the one rule.
+ */
+function hostProgram(named: string, trust: ProgramTrust): string | undefined {
+  if (named.includes("/")) return isAbsolute(named) ? named : resolve(trust.workdir, named);
+  return findExecutable(named, { trust });
+}
+
+/** The plan, or why there is none (no interpreter to run). */
+export function launchPlan(language: KernelLanguage, settings: KernelSettings, trust: ProgramTrust, selfCommand: readonly string[]): LaunchPlan | string {
   const enclosure = settings.enclosure;
-  if (!enclosure) return { language, argv: inner, where: "on the host" };
+  let inner: string[];
+  if (language === "python") {
+    const python = choosePython(settings, trust);
+    if (!python) return `${settings.python ?? "python3"} is not on PATH${trust.workspace ? "" : " (outside the workspace, which is not trusted)"}: install Python 3, or set resources.kernels.python in the run config`;
+    inner = [python, "-c", pythonProgram()];
+  } else {
+    // The host's own shell by its path; an enclosure finds its own.
+    const sh = enclosure ? "sh" : "/bin/sh";
+    inner = [sh, "-c", JS_FD_SHUFFLE, "sh", ...selfCommand, JS_KERNEL_COMMAND];
+  }
+  if (!enclosure) return { language, argv: inner, where: "on the host", trust };
+  const [exec, ...prefixArgs] = enclosure.prefix;
+  const prefix = exec && hostProgram(exec, trust);
+  if (!prefix) return `the enclosure's command ${exec ?? "(empty)"} is not on PATH${trust.workspace ? "" : " (outside the workspace, which is not trusted)"}: fix resources.kernels.enclosure.prefix in the run config`;
   const name = enclosure.name ?? enclosure.prefix.join(" ");
-  return { language, argv: [...enclosure.prefix, ...inner], where: `in the enclosure ${name}`, enclosure: name };
+  return { language, argv: [prefix, ...prefixArgs, ...inner], where: `in the enclosure ${name}`, enclosure: name, trust };
 }

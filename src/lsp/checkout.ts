@@ -1,5 +1,6 @@
 // What a file held when the run began, from git: the text a first write of a file is compared with.
 import { relative, resolve, sep } from "node:path";
+import { findExecutable, trustedEnv, type ProgramTrust } from "../platform/executables.ts";
 import { capture } from "./capture.ts";
 
 /** A git answer gets this long; a checkout whose git is slower has no record (nothing is assumed). */
@@ -17,7 +18,11 @@ export type TextAtStart = string | null | undefined;
 export class CheckoutRecord {
   private snapshot: Promise<Set<string> | undefined> | undefined;
 
-  constructor(readonly workdir: string) {}
+  constructor(
+    readonly workdir: string,
+    /** Which git may run: untrusted, none the checkout put on PATH. */
+    private readonly trust: ProgramTrust,
+  ) {}
 
   /** Takes the snapshot (once); call it before anything in the workdir can change. */
   start(): void {
@@ -54,6 +59,8 @@ export class CheckoutRecord {
   }
 
   private git(args: string[]) {
-    return capture("git", ["-c", "core.quotepath=off", ...args], this.workdir, GIT_TIMEOUT_MS);
+    const git = findExecutable("git", { trust: this.trust });
+    if (!git) return Promise.reject(new Error("git is not on PATH"));
+    return capture(git, ["-c", "core.quotepath=off", ...args], this.workdir, GIT_TIMEOUT_MS, undefined, trustedEnv(process.env, this.trust));
   }
 }

@@ -2,6 +2,8 @@
 import type { DoctorGroup } from "../doctor/check.ts";
 import { buildCatalog } from "./catalog.ts";
 import { defaultCacheDir, formatBytes } from "./provision/cache.ts";
+import { programTrust } from "../platform/executables.ts";
+import { sidecarBun } from "./provision/bun.ts";
 import { ServerProvisioner } from "./provision/provisioner.ts";
 import { LanguageServerSupervisor } from "./supervisor.ts";
 
@@ -33,10 +35,10 @@ const serverRows: DoctorGroup = async ({ workdir, resources, trust }) => {
 };
 
 /** The install cache: where it is, and each npm server installed or not, with its size. Nothing is installed. */
-const serverCacheChecks: DoctorGroup = async ({ resources }) => {
+const serverCacheChecks: DoctorGroup = async ({ resources, workdir, trust }) => {
   const settings = resources?.languageServers;
   const catalog = buildCatalog(settings);
-  const provisioner = new ServerProvisioner(settings?.cacheDir ?? defaultCacheDir(), settings?.install ?? "auto", catalog);
+  const provisioner = new ServerProvisioner(settings?.cacheDir ?? defaultCacheDir(), settings?.install ?? "auto", catalog, sidecarBun(programTrust(trust ?? "none", workdir)));
   const { cache } = provisioner;
   const sizes = new Map(cache.list().map((entry) => [entry.key, entry.bytes]));
   const how = provisioner.bun ? `installs with ${provisioner.bun.description}` : "nothing to install with: no Bun";

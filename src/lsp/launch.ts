@@ -1,7 +1,8 @@
 // Where a language server's or checker's binary comes from: the config's command, the workspace (trusted only), PATH, the install cache.
-import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { WorkspaceTrust } from "../config/schema.ts";
+import { findExecutable, isExecutableFile, mayRun, programTrust, refusedExecutables, trustedEnv } from "../platform/executables.ts";
 import { isInside, relativeToWorkdir } from "../workspace/paths.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 import type { ProjectChecker, ServerSpec } from "./catalog.ts";
@@ -93,7 +94,7 @@ export function checkerFromInstall(spec: ServerSpec, checker: ProjectChecker, di
 
 /** A program on PATH, for tools that are not servers (the C checker's clang). */
 export function findOnPath(command: string, ctx: LaunchContext): string | undefined {
-  return searchProgram(command, ctx.workdir, { ...ctx, trust: ctx.trust }).path;
+  return findExecutable(command, { trust: programTrust(ctx.trust, ctx.workdir), path: (ctx.env ?? process.env).PATH });
 }
 
 /** Why the server cannot give diagnostics (the program they come from is not on PATH), if it cannot. */
@@ -115,9 +116,7 @@ function missingDiagnosticsProgram(spec: ServerSpec, ctx: LaunchContext): Server
 
 /** The environment every program started for the workspace gets: PATH without the workspace's folders when untrusted. */
 export function baseEnv(ctx: LaunchContext): NodeJS.ProcessEnv {
-  const env = { ...(ctx.env ?? process.env) };
-  if (ctx.trust !== "workspace") env.PATH = trustedPath(env.PATH ?? "", ctx.workdir).kept.join(delimiter);
-  return env;
+  return trustedEnv(ctx.env ?? process.env, programTrust(ctx.trust, ctx.workdir));
 }
 
 /** Why an untrusted workspace does not get this server, if it does not. */
@@ -159,7 +158,7 @@ function withOptions(spec: ServerSpec, launch: ProgramLaunch, script: string, ct
   const resolved = mapStrings(options, (value) =>
     value.replace(/\{\{module:([^}]+)\}\}/g, (_, module: string) => {
       const found = moduleBeside(script, module);
-      if (!found || (ctx.trust !== "workspace" && inWorkspace(ctx.workdir, found))) unresolved ??= module;
+      if (!found || !mayRun(found, programTrust(ctx.trust, ctx.workdir))) unresolved ??= module;
       return found ?? "";
     }),
   );
@@ -192,67 +191,34 @@ interface ProgramSearch {
 }
 
 /**
- * A command as the config or catalog gives it: an absolute path as is; a bare name in the root's
- * (and its ancestors', inside the workdir) node_modules/.bin when the workspace is trusted, then
- * PATH. Untrusted, nothing inside the workdir is run: those places are noted as skipped.
+ * A command as the config or catalog gives it: a path as given (relative to the root); a bare name
+ * in the root's (and its ancestors', inside the workdir) node_modules/.bin when the workspace is
+ * trusted, then PATH (platform/executables.ts). Untrusted, nothing inside the workdir is run: what
+ * was passed over is noted as skipped.
  */
 function searchProgram(command: string, root: string, ctx: LaunchContext): ProgramSearch {
-  const trusted = ctx.trust === "workspace";
+  const trust = programTrust(ctx.trust, ctx.workdir);
   const skipped: string[] = [];
   const note = (path: string) => skipped.push(`skipped ${shownPath(relativeToWorkdir(ctx.workdir, path))}: it is inside the workspace, which is not trusted (${TRUST_HINT})`);
   if (command.includes("/")) {
     const path = isAbsolute(command) ? command : resolve(root, command);
-    if (!trusted && inWorkspace(ctx.workdir, path)) {
-      if (isExecutable(path)) note(path);
-      return { skipped, lookedIn: `${command} is relative to the root, inside the untrusted workspace; give an absolute path` };
+    if (!mayRun(path, trust)) {
+      if (isExecutableFile(path)) note(path);
+      return { skipped, lookedIn: `${command} is inside the workspace, which is not trusted; give a path outside it` };
     }
-    return { ...(isExecutable(path) ? { path } : {}), skipped, lookedIn: `looked at ${path}` };
+    return { ...(isExecutableFile(path) ? { path } : {}), skipped, lookedIn: `looked at ${path}` };
   }
   const workspaceBins: string[] = [];
   for (let dir = root; isInside(ctx.workdir, dir); dir = dirname(dir)) {
     workspaceBins.push(join(dir, "node_modules", ".bin"));
     if (dir === ctx.workdir) break;
   }
-  const { kept, dropped } = trustedPath((ctx.env ?? process.env).PATH ?? "", ctx.workdir);
-  const folders = trusted ? [...workspaceBins, ...kept, ...dropped] : kept;
-  if (!trusted) for (const folder of [...workspaceBins, ...dropped]) if (isExecutable(join(folder, command))) note(join(folder, command));
-  const lookedIn = trusted ? "looked in the root's node_modules/.bin and PATH" : "looked in PATH; the workspace's own node_modules/.bin is not used, as it is not trusted";
-  for (const folder of folders) {
-    const path = join(folder, command);
-    if (isExecutable(path)) return { path, skipped, lookedIn };
-  }
-  return { skipped, lookedIn };
-}
-
-/** PATH split into the folders an untrusted run may use and those it may not: relative ones and any inside the workdir. */
-function trustedPath(path: string, workdir: string): { kept: string[]; dropped: string[] } {
-  const kept: string[] = [];
-  const dropped: string[] = [];
-  // An empty entry means the working directory, which is the root: never searched.
-  for (const folder of path.split(delimiter)) {
-    if (folder) (isAbsolute(folder) && !inWorkspace(workdir, folder) ? kept : dropped).push(folder);
-  }
-  return { kept, dropped };
-}
-
-/** Inside the workdir by name or through a symlink. */
-export function inWorkspace(workdir: string, path: string): boolean {
-  if (isInside(workdir, path)) return true;
-  try {
-    return isInside(realpathSync(workdir), realpathSync(path));
-  } catch {
-    return false;
-  }
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  const onPath = { trust, path: (ctx.env ?? process.env).PATH };
+  const inBins = workspaceBins.map((folder) => join(folder, command)).filter(isExecutableFile);
+  if (!trust.workspace) for (const path of [...inBins, ...refusedExecutables(command, onPath)]) note(path);
+  const lookedIn = trust.workspace ? "looked in the root's node_modules/.bin and PATH" : "looked in PATH; the workspace's own node_modules/.bin is not used, as it is not trusted";
+  const path = (trust.workspace ? inBins[0] : undefined) ?? findExecutable(command, onPath);
+  return { ...(path ? { path } : {}), skipped, lookedIn };
 }
 
 function mapStrings(value: unknown, map: (text: string) => string): unknown {

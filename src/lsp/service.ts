@@ -1,5 +1,6 @@
 // The language-server resource of one run: the supervisor, the workdir watcher and what the checkout held when the run began.
 import type { LanguageServerSettings } from "../config/resources/language-servers.ts";
+import { programTrust } from "../platform/executables.ts";
 import { diagnosticsAfterWrite } from "./after-write.ts";
 import { CheckoutRecord } from "./checkout.ts";
 import { DiagnosticLedger } from "./ledger.ts";
@@ -30,7 +31,7 @@ export class LanguageServices {
     this.supervisor.watch = this.watcher;
     this.outside = new OutsideChanges(this.supervisor);
     this.watcher.onChange((changes) => this.outside.apply(changes));
-    this.checkout = new CheckoutRecord(this.supervisor.workdir);
+    this.checkout = new CheckoutRecord(this.supervisor.workdir, programTrust(this.supervisor.trust, this.supervisor.workdir));
     // git lists what differs from its index at once: a file the agent writes before that ran would
     // count as changed before the run, its text then unknown. The walk comes after the ready line.
     this.checkout.start();

@@ -8,6 +8,8 @@ import { buildCatalog, serversForFile, type ServerSpec } from "./catalog.ts";
 import { LanguageServerClient } from "./client.ts";
 import { diagnosticsCaveat, type LaunchContext, type Trust } from "./launch.ts";
 import { defaultCacheDir } from "./provision/cache.ts";
+import { programTrust } from "../platform/executables.ts";
+import { sidecarBun } from "./provision/bun.ts";
 import { ServerProvisioner } from "./provision/provisioner.ts";
 import { scanRoots } from "../workspace/project-roots.ts";
 import { syncOpenDocuments } from "./documents.ts";
@@ -118,7 +120,7 @@ export class LanguageServerSupervisor {
   ) {
     this.catalog = buildCatalog(settings);
     this.trust = options.trust ?? "none";
-    this.provisioner = new ServerProvisioner(settings.cacheDir ?? defaultCacheDir(), settings.install ?? "auto", this.catalog);
+    this.provisioner = new ServerProvisioner(settings.cacheDir ?? defaultCacheDir(), settings.install ?? "auto", this.catalog, sidecarBun(programTrust(this.trust, workdir)));
     this.initializeTimeoutMs = (settings.initializeTimeoutSeconds ?? INITIALIZE_TIMEOUT_MS / 1000) * 1000;
     this.idleShutdownMs = (settings.idleShutdownSeconds ?? IDLE_SHUTDOWN_MS / 1000) * 1000;
   }

@@ -19,13 +19,21 @@ const watchScript = (tag: string | undefined) =>
 const watching = new Set<ChildProcess>();
 
 /**
+ * The system's shell and tools, by path: a watcher starts beside every child, and a `sh` or `grep`
+ * found on the sidecar's PATH could be one a checkout put there (platform/executables.ts).
+ */
+const WATCHER_SHELL = "/bin/sh";
+const WATCHER_ENV = { PATH: "/usr/bin:/bin" };
+
+/**
  * Starts the watcher for `child`'s process group and stops it when the child exits. POSIX only:
  * Windows ends a console process tree with its parent's job instead.
  */
 export function watchForOrphaning(child: ChildProcess, tag?: string): void {
   if (HOST.family !== "posix" || child.pid === undefined) return;
-  const watcher = spawn("sh", ["-c", watchScript(tag), "sidecar-orphan-watch", String(child.pid)], {
+  const watcher = spawn(WATCHER_SHELL, ["-c", watchScript(tag), "sidecar-orphan-watch", String(child.pid)], {
     stdio: ["pipe", "ignore", "ignore"],
+    env: WATCHER_ENV,
     detached: true,
   });
   watcher.on("error", () => {}); // no sh: the polite shutdown path still stops the child

@@ -1,9 +1,10 @@
 // Doctor checks for workers: git, and whether this checkout can give each worker its own worktree.
 import type { DoctorGroup } from "../doctor/check.ts";
+import { programTrust } from "../platform/executables.ts";
 import { gitHead } from "./worktree.ts";
 
-export const workerChecks: DoctorGroup = async ({ workdir }) => {
-  const head = await gitHead(workdir);
+export const workerChecks: DoctorGroup = async ({ workdir, trust }) => {
+  const head = await gitHead(programTrust(trust ?? "none", workdir));
   if (head.ok) {
     return [{ group: "workers", name: "isolation worktree", ok: true, detail: `git worktrees can be made from HEAD ${head.commit.slice(0, 12)}` }];
   }

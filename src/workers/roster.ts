@@ -2,6 +2,7 @@
 import { WORKER_GRADES, type VibeSettings, type WorkerGrade } from "../config/resources/vibe.ts";
 import { capList } from "../tool/budget.ts";
 import { ToolFailure } from "../answer/failure.ts";
+import type { ProgramTrust } from "../platform/executables.ts";
 import { WorkerProcess } from "./worker-process.ts";
 import { isFinal, type FinalState, type StartedBy, type WorkerRecord } from "./worker-record.ts";
 import { WorkerStore, type GenerationFiles } from "./worker-store.ts";
@@ -44,6 +45,8 @@ export class WorkerRoster {
     private readonly settings: VibeSettings,
     private readonly workdir: string,
     stateDir: string | undefined,
+    /** Which programs a worker (and git) may be: untrusted, none the checkout put on PATH. */
+    private readonly trust: ProgramTrust,
   ) {
     this.store = new WorkerStore(stateDir, workdir);
     this.mode = settings.mode;
@@ -217,7 +220,7 @@ export class WorkerRoster {
       await Promise.all(all.map((w) => w.process?.stop("killed", "the sidecar shut down")));
       await Promise.allSettled(all.map((w) => w.steering));
       if (this.store.temporary) {
-        for (const worker of all) await removeWorktree(this.workdir, this.store.worktreeDir(worker.record.id));
+        for (const worker of all) await removeWorktree(this.trust, this.store.worktreeDir(worker.record.id));
         this.store.removeIfTemporary();
       }
     })();
@@ -292,8 +295,9 @@ export class WorkerRoster {
       grade: record.grade,
       startedBy: record.startedBy,
       argv: grade.command,
+      trust: this.trust,
       env: grade.env ?? {},
-      cwd: grade.isolation === "worktree" ? () => prepareWorktree(this.workdir, worktree) : async () => this.workdir,
+      cwd: grade.isolation === "worktree" ? () => prepareWorktree(this.trust, worktree) : async () => this.workdir,
       brief: record.brief,
       files: this.store.filesOf(record.id, record.generation),
       timeLimitMs: grade.timeLimitSeconds * 1000,

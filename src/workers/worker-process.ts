@@ -4,6 +4,7 @@ import { closeSync, createWriteStream, existsSync, rmSync, type WriteStream } fr
 import { dirname } from "node:path";
 import { capText } from "../tool/budget.ts";
 import { killRemains, signalGroup, spawnGroup, stopGroup } from "../process/group.ts";
+import { findExecutable, trustedEnv, type ProgramTrust } from "../platform/executables.ts";
 import { groupAlive } from "../platform/group-alive.ts";
 import { readRegularFileEndsSync } from "../workspace/regular-file.ts";
 import { OutputTail } from "./output-tail.ts";
@@ -34,6 +35,8 @@ export interface WorkerLaunch {
   /** The surface that started this run; undefined (an old record) tells the worker it has no tiers. */
   startedBy: StartedBy | undefined;
   argv: readonly string[];
+  /** Which program argv[0] may be: untrusted, none the checkout put on PATH (platform/executables.ts). */
+  trust: ProgramTrust;
   env: Record<string, string>;
   /** Resolves to the directory to run in (a worktree may have to be made first). */
   cwd: () => Promise<string>;
@@ -95,12 +98,18 @@ export class WorkerProcess {
       return this.outcome("failed", null, null, `could not write its brief and logs into the state directory: ${(error as Error).message}`);
     }
     const [program, ...args] = launch.argv;
+    const found = findExecutable(program!, { trust: launch.trust });
+    if (!found) {
+      for (const fd of logFds) closeSync(fd);
+      const where = launch.trust.workspace ? "" : " outside the workspace, which is not trusted";
+      return this.outcome("failed", null, null, `could not start ${JSON.stringify(program)} (no such program on PATH${where}); the harness must fix the vibe roster's command`);
+    }
     let child: ChildProcess;
     try {
-      child = spawnGroup(program!, args, {
+      child = spawnGroup(found, args, {
         cwd,
         env: {
-          ...process.env,
+          ...trustedEnv(process.env, launch.trust),
           ...launch.env,
           SIDECAR_WORKER_ID: launch.workerId,
           SIDECAR_WORKER_GENERATION: String(launch.generation),

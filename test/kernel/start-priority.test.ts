@@ -7,6 +7,7 @@ import { getPriority } from "node:os";
 import { join } from "node:path";
 import { KernelProcess } from "../../src/kernel/kernel-process.ts";
 import { launchPlan, pythonProgram, type LaunchPlan } from "../../src/kernel/launch.ts";
+import { programTrust } from "../../src/platform/executables.ts";
 import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { CHILD_NICE_STEPS } from "../../src/process/group.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
@@ -14,6 +15,12 @@ import { KERNEL_TEST_TIMEOUT_MS, requireSystemPython, SYSTEM_PYTHON } from "./he
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 const lowered = Math.min(19, getPriority(process.pid) + CHILD_NICE_STEPS);
+
+/** The plan, or the test fails with why there is none. */
+function planned(plan: LaunchPlan | string): LaunchPlan {
+  if (typeof plan === "string") throw new Error(plan);
+  return plan;
+}
 
 function threadNices(pid: number): number[] {
   return readdirSync(`/proc/${pid}/task`).map((tid) => Number(procStatFields(pid, Number(tid))?.[16]));
@@ -36,7 +43,7 @@ async function lastValue(kernel: KernelProcess, code: string): Promise<string> {
 test("the python kernel starts at the sidecar's priority and runs its cells CHILD_NICE_STEPS below it, behind a wrapper too", async () => {
   requireSystemPython();
   await using dir = await tempDir();
-  const plan = launchPlan("python", { python: SYSTEM_PYTHON }, dir.path, []);
+  const plan = planned(launchPlan("python", { python: SYSTEM_PYTHON }, programTrust("none", dir.path), []));
   // The driver's first line notes the priority it started at, where a cell can read it.
   const program = `import os; os.environ["START_NICE"] = str(os.nice(0))\n${pythonProgram()}`;
   // A wrapper that forks the interpreter rather than exec it, as a pyenv shim does.
@@ -57,7 +64,7 @@ test("the python kernel starts at the sidecar's priority and runs its cells CHIL
 
 test("the javascript kernel's threads, the runtime's helpers included, run CHILD_NICE_STEPS below the sidecar once it is ready", async () => {
   await using dir = await tempDir();
-  const kernel = new KernelProcess(launchPlan("javascript", {}, dir.path, [process.execPath, MAIN]), dir.path);
+  const kernel = new KernelProcess(planned(launchPlan("javascript", {}, programTrust("none", dir.path), [process.execPath, MAIN])), dir.path);
   try {
     await kernel.started();
     const pid = kernel.pid!;

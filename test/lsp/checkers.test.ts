@@ -4,7 +4,9 @@ import { describeWriteOutcome } from "../../src/lsp/write-report.ts";
 import { BUILTIN_SERVERS } from "../../src/lsp/catalog.ts";
 import { parseCheckerOutput, runChecker } from "../../src/lsp/checkers.ts";
 import type { LaunchContext, Trust } from "../../src/lsp/launch.ts";
+import { sidecarBun } from "../../src/lsp/provision/bun.ts";
 import { ServerProvisioner } from "../../src/lsp/provision/provisioner.ts";
+import { TRUST_ALL } from "../../src/platform/executables.ts";
 import { SourceLines } from "../../src/lsp/present.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { requireBinary } from "./fixtures.ts";
@@ -13,7 +15,7 @@ const ROOT = "/w/proj";
 const lines = new SourceLines("/w");
 const spec = (id: string) => BUILTIN_SERVERS.find((s) => s.id === id)!;
 /** Checkers found on PATH only: install "never" into a cache that stays empty. */
-const context = (workdir: string, trust: Trust): LaunchContext => ({ workdir, trust, provisioner: new ServerProvisioner(`${workdir}/.no-cache`, "never", BUILTIN_SERVERS) });
+const context = (workdir: string, trust: Trust): LaunchContext => ({ workdir, trust, provisioner: new ServerProvisioner(`${workdir}/.no-cache`, "never", BUILTIN_SERVERS, sidecarBun(TRUST_ALL)) });
 
 describe("parseCheckerOutput reads each checker's format into diagnostic rows", () => {
   test.each([

@@ -2,7 +2,9 @@
 // into a temporary cache (as on a user's machine), and the run told never to install anything else.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { BUILTIN_SERVERS } from "../../src/lsp/catalog.ts";
+import { sidecarBun } from "../../src/lsp/provision/bun.ts";
 import { ServerProvisioner } from "../../src/lsp/provision/provisioner.ts";
+import { TRUST_ALL } from "../../src/platform/executables.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
 
@@ -27,7 +29,7 @@ export interface WriteOutcome {
 
 export async function languageRun(servers: readonly string[], files: Record<string, string>, trust: "none" | "workspace" = "none"): Promise<LanguageRun> {
   const cache = await tempDir("sidecar-cache-");
-  const provisioner = new ServerProvisioner(cache.path, "auto", BUILTIN_SERVERS);
+  const provisioner = new ServerProvisioner(cache.path, "auto", BUILTIN_SERVERS, sidecarBun(TRUST_ALL));
   for (const id of servers) await provisioner.install(BUILTIN_SERVERS.find((spec) => spec.id === id)!);
   const dir = await tempDir();
   await dir.write(files);

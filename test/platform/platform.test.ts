@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync } from "node:fs";
 import { join } from "node:path";
 import { isEmbeddedPath } from "../../src/platform/embedded-paths.ts";
-import { executableNames, findExecutable, pathOf } from "../../src/platform/executables.ts";
+import { executableNames, findExecutable, pathOf, TRUST_ALL } from "../../src/platform/executables.ts";
 import { filePathKey, sameFilePath } from "../../src/platform/file-names.ts";
 import { detectLineEnding, withLineEnding } from "../../src/platform/line-endings.ts";
 import { platformFacts } from "../../src/platform/os.ts";
@@ -39,16 +39,16 @@ describe("executables", () => {
     chmodSync(join(dir.path, "bin/tool"), 0o755);
     chmodSync(join(dir.path, "other/tool"), 0o755);
     const path = `${join(dir.path, "missing")}:${join(dir.path, "bin")}:${join(dir.path, "other")}`;
-    expect(findExecutable("tool", { path, family: "posix" })).toBe(join(dir.path, "bin/tool"));
-    expect(findExecutable("plain", { path, family: "posix" })).toBeUndefined();
-    expect(findExecutable(join(dir.path, "bin/tool"), { path: "", family: "posix" })).toBe(join(dir.path, "bin/tool"));
+    expect(findExecutable("tool", { trust: TRUST_ALL, path, family: "posix" })).toBe(join(dir.path, "bin/tool"));
+    expect(findExecutable("plain", { trust: TRUST_ALL, path, family: "posix" })).toBeUndefined();
+    expect(findExecutable(join(dir.path, "bin/tool"), { trust: TRUST_ALL, path: "", family: "posix" })).toBe(join(dir.path, "bin/tool"));
   });
 
   test("Windows tries each PATHEXT suffix, separates PATH with ; and finds Path in any case", () => {
     expect(executableNames("gopls", "windows", ".EXE;.CMD")).toEqual(["gopls.exe", "gopls.cmd", "gopls"]);
     expect(executableNames("gopls.exe", "windows", ".EXE;.CMD")).toEqual(["gopls.exe"]);
     const files = new Set(["C:\\Go\\bin\\gopls.exe", "D:\\node\\tsserver.cmd"]);
-    const search = { path: "C:\\Go\\bin;D:\\node\\", pathext: ".EXE;.CMD", family: "windows" as const, isExecutable: (c: string) => files.has(c) };
+    const search = { trust: TRUST_ALL, path: "C:\\Go\\bin;D:\\node\\", pathext: ".EXE;.CMD", family: "windows" as const, isExecutable: (c: string) => files.has(c) };
     expect(findExecutable("gopls", search)).toBe("C:\\Go\\bin\\gopls.exe");
     expect(findExecutable("tsserver", search)).toBe("D:\\node\\tsserver.cmd");
     expect(findExecutable("clangd", search)).toBeUndefined();

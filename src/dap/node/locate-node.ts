@@ -2,7 +2,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { which, type Trust } from "../locate.ts";
+import { findExecutable, type ProgramTrust } from "../../platform/executables.ts";
 import { NODE_ADAPTER_COMMAND } from "./main.ts";
 
 let sidecarCommand: readonly string[] | undefined;
@@ -26,8 +26,8 @@ export type NodeToolsLookup =
  * node_modules when the workspace is trusted (untrusted, the checkout's packages never run to
  * debug it). Without tsx the adapter still debugs JavaScript and says why TypeScript cannot run.
  */
-export function findNodeTools(root: string, trust: Trust): NodeToolsLookup {
-  const node = which("node", trust);
+export function findNodeTools(root: string, trust: ProgramTrust): NodeToolsLookup {
+  const node = findExecutable("node", { trust });
   if (!node) return { ok: false, reason: "`node` is not on PATH", hint: "install Node.js 20 or later (apt install nodejs) so `node` is on PATH" };
   const tsx = tsxLoader(root, trust);
   const command = [...selfCommand(), NODE_ADAPTER_COMMAND, "--node", node, ...(tsx.loader ? ["--tsx-loader", tsx.loader] : [])];
@@ -35,8 +35,8 @@ export function findNodeTools(root: string, trust: Trust): NodeToolsLookup {
 }
 
 /** tsx's ESM loader (`--import` makes node run .ts files through it), and words for `adapters`. */
-function tsxLoader(root: string, trust: Trust): { loader?: string; words: string } {
-  const onPath = which("tsx", trust);
+function tsxLoader(root: string, trust: ProgramTrust): { loader?: string; words: string } {
+  const onPath = findExecutable("tsx", { trust });
   const fromPath = onPath ? loaderOf(packageRootOf(onPath)) : undefined;
   if (fromPath) return { loader: fromPath, words: `TypeScript through tsx at ${dirname(dirname(fromPath))}` };
   const project = join(root, "node_modules", "tsx");

@@ -1,5 +1,5 @@
 // The JavaScript runtime and package manager the sidecar installs and runs npm servers with: its own Bun.
-import { findExecutable, pathOf } from "../../platform/executables.ts";
+import { findExecutable, pathOf, type ProgramTrust } from "../../platform/executables.ts";
 import { ownBunCommand, type OwnBunCommand } from "../../platform/own-bun.ts";
 
 export interface BunRuntime {
@@ -15,11 +15,12 @@ export interface BunRuntime {
 
 /**
  * The compiled sidecar is a Bun executable that behaves as plain Bun with BUN_BE_BUN=1; from source
- * the runtime running it is Bun already. Under Node or Deno, a `bun` on PATH serves.
+ * the runtime running it is Bun already. Under Node or Deno, a `bun` on PATH serves (one the
+ * checkout chose only when `trust` says the workspace is trusted).
  */
-export function sidecarBun(env: NodeJS.ProcessEnv = process.env): BunRuntime | undefined {
+export function sidecarBun(trust: ProgramTrust, env: NodeJS.ProcessEnv = process.env): BunRuntime | undefined {
   if (process.versions.bun) return { command: ownBunCommand, description: "the sidecar's own Bun" };
-  const onPath = findExecutable("bun", { path: pathOf(env) });
+  const onPath = findExecutable("bun", { trust, path: pathOf(env) });
   return onPath ? { command: (bunArgs, inherited) => ({ ...ownBunCommand(bunArgs, inherited), command: onPath }), description: onPath } : undefined;
 }
 

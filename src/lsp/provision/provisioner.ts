@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ServerSpec } from "../catalog.ts";
-import { sidecarBun, NO_BUN, type BunRuntime } from "./bun.ts";
+import { NO_BUN, type BunRuntime } from "./bun.ts";
 import { installPlanOf, ServerCache, sha256, type InstallPlan } from "./cache.ts";
 import { lockHolder } from "./install-lock.ts";
 import { installServer } from "./installer.ts";
@@ -22,7 +22,8 @@ export class ServerProvisioner {
     cacheDir: string,
     readonly policy: InstallPolicy,
     private readonly catalog: readonly ServerSpec[],
-    readonly bun: BunRuntime | undefined = sidecarBun(),
+    /** sidecarBun(trust): the run's trust decides which `bun` on PATH may serve under Node. */
+    readonly bun: BunRuntime | undefined,
   ) {
     this.cache = new ServerCache(cacheDir);
   }
