@@ -27,6 +27,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import("./cli/check-config.ts")).checkConfigCommand(rest[0]!, flags, bunPrimitives);
     case "servers":
       return (await import("./cli/servers.ts")).serversCommand(rest, flags);
+    case "console":
+      return (await import("./cli/console.ts")).consoleCommand(flags);
     case "completion":
       return (await import("./cli/completion.ts")).completionCommand(rest);
     case "__kernel-js": // hidden: the eval tool's JavaScript kernel (JS_KERNEL_COMMAND), started by the sidecar itself

@@ -17,6 +17,7 @@ export interface CliFlags {
   json?: boolean;
   "cache-dir"?: string;
   all?: boolean;
+  pid?: string;
   help?: boolean;
   version?: boolean;
 }

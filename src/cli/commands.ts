@@ -137,6 +137,17 @@ says otherwise (a run config's resources.languageServers.cacheDir names the same
     ],
   },
   {
+    name: "console",
+    summary: "Print a fresh one-time link to the console of a sidecar you run",
+    description: `The console (the operator page, where questions are answered) opens from a one-time link,
+in one browser. Closed it, or want it in another browser? This prints a fresh link of the sidecar
+you run (the only one, or the one --pid names), asked for through a folder only your OS user can
+enter ($XDG_RUNTIME_DIR/sidecar, else <tmp>/sidecar-<uid>): never over MCP, so the agent cannot
+open the page and answer its own questions. The link goes to stdout; which run it is, to stderr.
+Exits 1 when none of your sidecars is running, 2 when several are and --pid names none of them.`,
+    flags: [{ name: "pid", value: "N", help: "The process id of the sidecar whose console to open, when you run several." }],
+  },
+  {
     name: "completion",
     summary: "Print a shell completion script",
     description: `Load it in your shell:

@@ -2,11 +2,13 @@
 // with --stdio, one MCP session over stdin/stdout, until end of input too.
 import { homedir } from "node:os";
 import { resolveWorkdir, type RunSettings } from "../config/load.ts";
+import { openLinkChannel } from "../console/link-channel.ts";
 import { RootsFirstSession } from "../http/roots-first.ts";
 import { StdioTransport } from "../http/stdio-transport.ts";
 import { sessionServer } from "../http/surface-server.ts";
 import { ignoreClosedPipes, writeQuietly } from "../log/log-sinks.ts";
 import { closeMemoryToOtherProcesses } from "../platform/non-dumpable.ts";
+import { ownRunsFolder } from "../platform/own-runs.ts";
 import { watchParent } from "../platform/parent-watch.ts";
 import { keepHelperThreadsLow } from "../platform/priority.ts";
 import type { RuntimePrimitives } from "../host/runtime.ts";
@@ -46,6 +48,11 @@ export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives):
     settings = { ...settings, workdir: resolveWorkdir(workdirFromRoots(answer, process.cwd(), homedir(), log), process.cwd()) };
   }
   const run = await startRun(settings, runtime, { allowRemote: flags["allow-remote"], log });
+  // `sidecar console` asks here for a fresh page link; a run that cannot offer one still serves.
+  const channel = await openLinkChannel(ownRunsFolder(), { pid: process.pid, workdir: settings.workdir, since: run.since }, run.pageLink).catch((error: Error) => {
+    log.warn("console.unreachable", `sidecar console cannot reach this run: ${error.message}`);
+    return undefined;
+  });
   // Under load the runtime's JIT, GC and allocator threads took turns ahead of the main thread.
   const stopLoweringHelpers = keepHelperThreadsLow();
 
@@ -60,8 +67,8 @@ export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives):
       log.info("run.stopping", `${reason}, shutting down`, { reason });
       stopLoweringHelpers();
       stopWatchingParent();
-      run
-        .close()
+      Promise.resolve(channel?.close())
+        .then(() => run.close())
         .then(() => log.info("run.stopped", "stopped"))
         .then(closeLog)
         .then(() => resolve(0));

@@ -28,11 +28,13 @@ export interface ConsoleSources {
   cards: OperatorBoard | undefined;
   /** Aborted when the run shuts down: every stream ends. */
   runSignal: AbortSignal;
+  /** Which run this is, for the page's header: its checkout, its process, since when. */
+  run: { workdir: string; pid: number; since: string };
 }
 
 /** The state event's body: the whole state, small enough to send again on every change. */
 function state(sources: ConsoleSources): string {
-  return JSON.stringify({ board: sources.cards?.snapshot() ?? null, glance: sources.glance(), running: sources.running.list() });
+  return JSON.stringify({ run: sources.run, board: sources.cards?.snapshot() ?? null, glance: sources.glance(), running: sources.running.list() });
 }
 
 /**

@@ -142,6 +142,15 @@ function renderHistory(entries, settledCount) {
 }
 
 /** The cards when the run's questions come to this page; null when they go elsewhere. */
+/** The header names the run: its checkout (the folder's name, then the whole path), its pid, since when. */
+function renderRun(run) {
+  if (!run) return;
+  const name = run.workdir.split("/").filter(Boolean).pop() || run.workdir;
+  $("run-name").textContent = "sidecar · " + name;
+  $("run-facts").textContent = run.workdir + " · pid " + run.pid + " · since " + clock(run.since);
+  document.title = "sidecar · " + name;
+}
+
 function renderQuestions(board) {
   $("questions-elsewhere").hidden = board !== null;
   $("answered").hidden = board === null;
@@ -236,6 +245,7 @@ function handleEvent(block) {
   if (name === "call") return receiveCall(JSON.parse(data.join("\n")));
   if (name !== "state") return;
   const state = JSON.parse(data.join("\n"));
+  renderRun(state.run);
   renderQuestions(state.board);
   renderGlance(state.glance);
   renderRunning(state.running || []);

@@ -16,6 +16,8 @@ export interface RunRoutes {
   page: PageAccess;
   /** Aborted when the run shuts down: the console's streams end. */
   runSignal: AbortSignal;
+  /** When the run started (ISO time), for the console's header. */
+  since: string;
 }
 
 export function harnessRoutes(resources: RunResources, run: RunRoutes): HarnessRoute[] {
@@ -29,6 +31,7 @@ export function harnessRoutes(resources: RunResources, run: RunRoutes): HarnessR
       recordPath: record.path,
       cards: resources.questions?.board,
       runSignal: run.runSignal,
+      run: { workdir: resources.workdir, pid: process.pid, since: run.since },
     }),
   ];
 }

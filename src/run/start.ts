@@ -32,6 +32,10 @@ export interface StartOptions {
 export interface RunningSidecar {
   /** The MCP endpoint, e.g. http://127.0.0.1:41234/mcp. */
   url: string;
+  /** A fresh link to the console, with a ticket of its own (`sidecar console` asks for them). */
+  pageLink(): string;
+  /** When the run started (ISO time). */
+  since: string;
   /** The console's (the operator page's) link, with a one-time ticket. */
   page: string;
   port: number;
@@ -80,7 +84,8 @@ export async function startRun(
   // The console's own secret, minted per run: no MCP route accepts it, and the page accepts no MCP token.
   const page = new PageAccess(mintSecret());
   const surfaces = settings.surfaces.map(({ name, tiers }) => ({ name, tiers }));
-  const routes = harnessRoutes(resources, { registry, surfaces, record, page, runSignal: shutdown.signal });
+  const since = new Date().toISOString();
+  const routes = harnessRoutes(resources, { registry, surfaces, record, page, runSignal: shutdown.signal, since });
   const { app, sessions } = createApp({
     registry,
     surfaces: settings.surfaces,
@@ -105,6 +110,8 @@ export async function startRun(
     url: `${origin}/mcp`,
     // In the fragment, which no browser sends to a server; spent once the page has opened.
     page: `${origin}/#k=${page.issueTicket()}`,
+    pageLink: () => `${origin}/#k=${page.issueTicket()}`,
+    since,
     port: listening.port,
     surfaces: Object.fromEntries(settings.surfaces.map((s) => [s.name, s.token])),
     registry,

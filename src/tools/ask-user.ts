@@ -134,8 +134,9 @@ function reply(result: AskResult) {
         via: result.via,
       });
     case "no_human":
+      // The console's link never reaches the agent (it could answer its own questions): only what the person can run.
       return failed(
-        `No human is attached to answer (${result.reason}). The question was not asked and will not be: do not wait or retry. ${ASSUME} If you cannot go on without an answer, stop and report what you need.`,
+        `No human is attached to answer (${result.reason}). The question was not asked and will not be: do not wait or retry. ${ASSUME} If you cannot go on without an answer, stop and report what you need${result.via === "page" ? "; tell the person that running `sidecar console` in a terminal (as the user the sidecar runs as) opens this run's console, where your questions can be answered" : ""}.`,
         { outcome: "no_human", question_id: result.questionId, via: result.via },
       );
     case "port_failed":

@@ -30,7 +30,7 @@ describe("bash", () => {
   }
 
   test.each([
-    ["sidecar ", ["--help", "--version", "check-config", "completion", "doctor", "help", "serve", "servers", "tools"]],
+    ["sidecar ", ["--help", "--version", "check-config", "completion", "console", "doctor", "help", "serve", "servers", "tools"]],
     ["sidecar se", ["serve", "servers"]],
     ["sidecar doctor --", ["--config", "--help", "--json", "--version", "--workdir"]],
     ["sidecar completion ", ["--help", "--version", "bash", "fish", "zsh"]],
@@ -87,7 +87,7 @@ describe("fish", () => {
     const file = join(dir.path, "sidecar.fish");
     writeFileSync(file, script("fish"));
     const run = (line: string) => shell(["fish", "--no-config", "-c", `source ${file}; complete -C${JSON.stringify(line)}`]).split("\n").filter(Boolean).sort();
-    expect(run("sidecar ").map((l) => l.split("\t")[0])).toEqual(["check-config", "completion", "doctor", "help", "serve", "servers", "tools"]);
+    expect(run("sidecar ").map((l) => l.split("\t")[0])).toEqual(["check-config", "completion", "console", "doctor", "help", "serve", "servers", "tools"]);
     expect(run("sidecar doctor --")).toContain("--json\tPrint the rows as JSON on stdout instead of the table.");
     expect(run("sidecar completion ")).toEqual(["bash", "fish", "zsh"]);
   });

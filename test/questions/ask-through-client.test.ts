@@ -216,6 +216,9 @@ describe("the order: the harness's port, else the client, else the page", () => 
     const result = await h.client.callTool({ name: "ask_user", arguments: dbQuestion });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ outcome: "no_human", via: "page" });
+    // What the person can do, never the link itself: the agent must not open the page and answer itself.
+    expect(textOf(result)).toContain("tell the person that running `sidecar console` in a terminal (as the user the sidecar runs as) opens this run's console");
+    expect(textOf(result)).not.toContain("#k=");
     expect(h.run.run.resources.questions!.board!.snapshot().history).toHaveLength(1);
   });
 
