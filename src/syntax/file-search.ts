@@ -7,7 +7,7 @@ import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from ".
 import type { ParseCache, ParsedFile } from "./parse-cache.ts";
 import { CompiledPatterns } from "./pattern.ts";
 import { applyReplacements, outermost, replacementFor } from "./rewrite.ts";
-import { RememberedOutcomes } from "./remembered-outcomes.ts";
+import { MAX_REMEMBERED_MATCHES, RememberedOutcomes } from "./remembered-outcomes.ts";
 import { isRule, type Query } from "./rules/compiled.ts";
 import { CompiledRules } from "./rules/compile.ts";
 import { findRuleMatches } from "./rules/find.ts";
@@ -293,14 +293,18 @@ export class FileSearcher {
       if (!cached) this.keep({ ...file, language: job.language, text, tree, facts });
       return { path: file.path, count: 0, matches: [], skipped: error.message };
     }
-    const recorded = matches.slice(0, Math.max(0, Math.min(matches.length, budget.records)));
-    budget.records -= recorded.length;
-    const outcome: FileOutcome = { path: file.path, count: matches.length, matches: recorded.map((m) => matchRecord(text, m)) };
+    const shown = Math.max(0, Math.min(matches.length, budget.records));
+    budget.records -= shown;
+    // Every record is built when the file's outcome is to be remembered, past the answer's budget:
+    // the next search may want more, and one remembered without them would be parsed again.
+    const remembering = search !== undefined && matches.length <= MAX_REMEMBERED_MATCHES;
+    const records = (remembering ? matches : matches.slice(0, shown)).map((m) => matchRecord(text, m));
+    const outcome: FileOutcome = { path: file.path, count: matches.length, matches: records.slice(0, shown) };
     const broken = cached?.parseErrors ?? brokenNodes(tree);
     if (cached) cached.parseErrors = broken;
     if (broken > 0) outcome.parseErrors = broken;
     const outcomes = cached ? (cached.outcomes ??= new RememberedOutcomes()) : new RememberedOutcomes();
-    if (search !== undefined) outcomes.remember(search, { count: outcome.count, matches: outcome.matches, ...(broken > 0 ? { parseErrors: broken } : {}) });
+    if (remembering) outcomes.remember(search, { count: matches.length, matches: records, ...(broken > 0 ? { parseErrors: broken } : {}) });
     if (job.rewrite !== undefined && matches.length > 0) {
       if (text.includes("\uFFFD") && !isValidUtf8(readFileInside(job.root, file.path))) {
         outcome.skipped = "not rewritten: it is not valid UTF-8, and writing it back would replace its undecodable bytes; fix its encoding first";

@@ -1,5 +1,5 @@
 // A search repeated over unchanged files is answered from what it found the first time: nothing is
-// parsed or matched again; a file changed since, a rewrite, and an answer the budget cut are searched anew.
+// parsed or matched again; a file changed since, a rewrite, and a file with too many matches are searched anew.
 import { describe, expect, test } from "bun:test";
 import { statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -7,6 +7,7 @@ import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { FileSearcher, type FileRef } from "../../src/syntax/file-search.ts";
 import { GrammarLoader } from "../../src/syntax/grammars.ts";
 import { ParseCache } from "../../src/syntax/parse-cache.ts";
+import { MAX_REMEMBERED_MATCHES } from "../../src/syntax/remembered-outcomes.ts";
 import { SyntaxService } from "../../src/syntax/service.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
@@ -35,24 +36,33 @@ describe("a repeated search", () => {
     expect(again.outcomes).toEqual(first.outcomes);
   });
 
-  test("with a smaller budget, shows the first records of what it remembered; one cut by the budget is searched again", async () => {
+  test("remembers every record past the answer's budget, so a later search wanting more parses nothing", async () => {
     await using dir = await tempDir();
     await dir.write(FILES);
     const search = searcher();
     const job = { root: dir.path, language: "python", pattern: "isinstance($X, $T)", files: refs(dir.path) };
-    const whole = await search.run(job);
     const cut = await search.run({ ...job, maxRecords: 1 });
-    expect(cut.stats.remembered).toBe(3);
     expect(cut.outcomes.map((o) => [o.count, o.matches.length])).toEqual([[2, 1], [1, 0]]);
-    expect(cut.outcomes[0]!.matches[0]).toEqual(whole.outcomes[0]!.matches[0]!);
+    const whole = await search.run(job);
+    expect(whole.stats).toMatchObject({ remembered: 3, parsed: 0 });
+    expect(whole.outcomes.map((o) => [o.count, o.matches.length])).toEqual([[2, 2], [1, 1]]);
+    expect(whole.outcomes[0]!.matches[0]).toEqual(cut.outcomes[0]!.matches[0]!);
+    expect(whole.outcomes[1]!.matches[0]!.text).toBe("isinstance(b, str)");
+  });
 
-    const fresh = searcher();
-    const firstCut = await fresh.run({ ...job, pattern: "isinstance($Y, $U)", maxRecords: 1 });
-    expect(firstCut.outcomes.map((o) => o.matches.length)).toEqual([1, 0]);
-    // a.py's first answer held one record of two, b.py's none of one: neither is whole, so both are searched again.
-    const after = await fresh.run({ ...job, pattern: "isinstance($Y, $U)" });
-    expect(after.stats).toMatchObject({ remembered: 1, parsed: 2 });
-    expect(after.outcomes.map((o) => o.matches.length)).toEqual([2, 1]);
+  test("a file with more matches than it keeps is searched again", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "many.py": "isinstance(a, int)\n".repeat(MAX_REMEMBERED_MATCHES + 1), "few.py": "isinstance(a, int)\n" });
+    const files = ["few.py", "many.py"].map((name) => {
+      const info = statSync(join(dir.path, name));
+      return { path: join(dir.path, name), size: info.size, mtimeMs: info.mtimeMs };
+    });
+    const search = searcher();
+    const job = { root: dir.path, language: "python", pattern: "isinstance($X, $T)", files, maxRecords: 10 };
+    await search.run(job);
+    const again = await search.run(job);
+    expect(again.stats).toMatchObject({ remembered: 1, parsed: 1 });
+    expect(again.outcomes.map((o) => [o.count, o.matches.length])).toEqual([[1, 1], [MAX_REMEMBERED_MATCHES + 1, 9]]);
   });
 
   test("searches a file changed since, and rewrites are never remembered", async () => {
