@@ -1,7 +1,6 @@
 // Shared set-up for the language-server tests: the repo's node_modules/.bin on PATH, small projects, tool calls.
 import { execFileSync } from "node:child_process";
 import { delimiter, join, resolve } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 
 const REPO = resolve(import.meta.dir, "../..");
 /** typescript-language-server, pyright-langserver, tsc and pyright come from devDependencies. */
@@ -76,19 +75,7 @@ export const PY_PROJECT = {
   ].join("\n"),
 };
 
-export interface CallResult {
-  text: string;
-  data: Record<string, unknown>;
-  isError: boolean;
-}
-
-const CALL_TIMEOUT_MS = 180_000;
-
-export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallResult> {
-  // A first query waits for the server to start and load its project: minutes on a loaded CI box.
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS });
-  const text = (result.content as { type: string; text?: string }[]).map((c) => c.text ?? "").join("\n");
-  return { text, data: (result.structuredContent ?? {}) as Record<string, unknown>, isError: result.isError === true };
-}
+/** The one call() helper, which lists the tools first (the SDK then checks results against their output schemas). */
+export { call } from "../helpers/call.ts";
 
 export const LSP_CONFIG = { resources: { languageServers: {} } };

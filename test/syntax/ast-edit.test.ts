@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { startTestRun } from "../helpers/sidecar.ts";
 import type { RunConfig } from "../../src/config/schema.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call } from "./call.ts";
+import { call } from "../helpers/call.ts";
 
 // Each test starts a run and its parse workers (or a parser); on a loaded machine, or under
 // nice -n 19, that takes seconds. Speed is measured by bench/ast-grep.ts, not here.

@@ -6,7 +6,7 @@ import { readRuleConfig } from "../../src/syntax/rules/validate.ts";
 import { SyntaxService } from "../../src/syntax/service.ts";
 import { startTestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call } from "./call.ts";
+import { call } from "../helpers/call.ts";
 
 setDefaultTimeout(30_000);
 

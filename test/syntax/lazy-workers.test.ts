@@ -6,7 +6,7 @@ import { parseConfig, settle } from "../../src/config/load.ts";
 import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { startRun } from "../../src/run/start.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { call } from "./call.ts";
+import { call } from "../helpers/call.ts";
 
 test("a run with warmMiB 0 starts no parse worker until an ast_* call arrives", async () => {
   await using dir = await tempDir();
