@@ -2,7 +2,8 @@
 // a slow bridged call suspends the budget, and an idle cell is interrupted or killed.
 import { describe, expect, test } from "bun:test";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { KERNEL_TEST_TIMEOUT_MS, cell, expectAllGone, fakeHarness, kernelRun, type BridgeCall } from "./helpers.ts";
+import { KERNEL_TEST_TIMEOUT_MS, cell, fakeHarness, kernelRun, type BridgeCall } from "./helpers.ts";
+import { survivors } from "../helpers/processes.ts";
 
 /** How long the fake harness takes over a "slow" call: well past the 1 s budget used below. */
 const SLOW_CALL_MS = 2_500;
@@ -160,7 +161,7 @@ describe("the inactivity budget", () => {
     expect(spun.data).toMatchObject({ status: "timed_out", stopped: "killed" });
     expect(spun.text).toContain("spinning\n");
     expect(spun.text).toContain("SIGINT did not stop it, so the kernel's process group was killed.");
-    expect(await expectAllGone([pid])).toEqual([]);
+    expect(await survivors([pid])).toEqual([]);
     const fresh = await cell(t.client, "typeof kept", { language: "javascript" });
     expect(fresh.text).toContain('Out[1]: "undefined"');
   }, KERNEL_TEST_TIMEOUT_MS);

@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { KERNEL_TEST_TIMEOUT_MS, cell, expectAllGone, kernelRun } from "./helpers.ts";
+import { KERNEL_TEST_TIMEOUT_MS, cell, kernelRun } from "./helpers.ts";
+import { survivors } from "../helpers/processes.ts";
 
 async function fakeEnclosure(directory: string): Promise<string> {
   const script = join(directory, "enclosure-exec");
@@ -50,6 +51,6 @@ describe("kernels in an enclosure", () => {
     const pids = [python, javascript].map((r) => Number(r.text.split("]\n")[1]!.split("\n")[0]));
     expect(pids.every((pid) => Number.isInteger(pid) && pid > 1)).toBe(true);
     await t[Symbol.asyncDispose]();
-    expect(await expectAllGone(pids)).toEqual([]);
+    expect(await survivors(pids)).toEqual([]);
   }, KERNEL_TEST_TIMEOUT_MS);
 });

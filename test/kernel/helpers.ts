@@ -1,11 +1,12 @@
 // Shared pieces of the kernel tests: a run with kernels, calling eval, a fake harness bridge.
 import { expect } from "bun:test";
 import { existsSync } from "node:fs";
-import { procStatFields } from "../../src/platform/proc-stat.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RunConfig } from "../../src/config/schema.ts";
 import type { KernelSettings } from "../../src/config/resources/kernels.ts";
+import { call } from "../helpers/call.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
+import { until } from "../helpers/until.ts";
 
 /** Kernels start real interpreters (pandas, pip, venvs) on a loaded 2-core machine. */
 export const KERNEL_TEST_TIMEOUT_MS = 120_000;
@@ -38,52 +39,23 @@ export async function cell(
   code: string,
   options: { language?: "python" | "javascript"; reset?: boolean; description?: string } = {},
 ): Promise<CellResult> {
-  const result = await client.callTool(
-    {
-      name: "eval",
-      arguments: {
-        code,
-        description: options.description ?? "a test cell for the kernel",
-        ...(options.language ? { language: options.language } : {}),
-        ...(options.reset ? { reset: true } : {}),
-      },
-    },
-    undefined,
-    { timeout: 120_000 },
-  );
-  const content = result.content as { type: string; text?: string; data?: string; mimeType?: string }[];
+  const result = await call(client, "eval", {
+    code,
+    description: options.description ?? "a test cell for the kernel",
+    ...(options.language ? { language: options.language } : {}),
+    ...(options.reset ? { reset: true } : {}),
+  });
   return {
-    text: content.filter((c) => c.type === "text").map((c) => c.text).join("\n"),
-    data: (result.structuredContent ?? {}) as Record<string, unknown>,
-    images: content.filter((c) => c.type === "image").map((c) => ({ data: c.data!, mimeType: c.mimeType! })),
-    isError: result.isError === true,
+    text: result.text,
+    data: result.data,
+    images: result.content.filter((c) => c.type === "image").map((c) => ({ data: c.data!, mimeType: c.mimeType! })),
+    isError: result.isError,
   };
-}
-
-/** True when no process with this pid exists any more (or it is a zombie about to be reaped). */
-export function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  const state = procStatFields(pid)?.[0];
-  return state === undefined || state === "Z";
-}
-
-/** Waits (bounded) for every pid to be gone; the group is killed asynchronously on close. */
-export async function expectAllGone(pids: number[]): Promise<number[]> {
-  for (let i = 0; i < 100; i++) {
-    if (pids.every(processGone)) return [];
-    await Bun.sleep(50);
-  }
-  return pids.filter((pid) => !processGone(pid));
 }
 
 /** Waits (bounded) until a cell has created the marker file that says it is running. */
 export async function untilExists(path: string): Promise<void> {
-  for (let i = 0; i < 600 && !existsSync(path); i++) await Bun.sleep(50);
-  if (!existsSync(path)) throw new Error(`${path} did not appear within 30 s: the cell never started`);
+  await until(`${path} to appear (the cell never started)`, () => existsSync(path));
 }
 
 export interface BridgeCall {

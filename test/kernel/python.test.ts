@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { join } from "node:path";
-import { KERNEL_TEST_TIMEOUT_MS, cell, expectAllGone, kernelRun, pngSize, untilExists } from "./helpers.ts";
+import { KERNEL_TEST_TIMEOUT_MS, cell, kernelRun, pngSize, untilExists } from "./helpers.ts";
+import { survivors } from "../helpers/processes.ts";
 
 describe("python cells keep state like a notebook", () => {
   test("state persists, the last expression is echoed, output keeps its order, reset starts clean", async () => {
@@ -261,7 +262,7 @@ describe("a python kernel that dies", () => {
     const [kernelPid, sleepPid] = first.text.split("\n").at(-1)!.split(" ").map(Number);
     expect([kernelPid, sleepPid].every((pid) => Number.isInteger(pid) && pid! > 1)).toBe(true);
     process.kill(kernelPid!, "SIGKILL");
-    expect(await expectAllGone([kernelPid!, sleepPid!])).toEqual([]);
+    expect(await survivors([kernelPid!, sleepPid!])).toEqual([]);
 
     const next = await cell(t.client, "import os, subprocess\nprint(os.getpid(), subprocess.Popen(['sleep', '300']).pid)");
     expect(next.text).toContain("was killed by SIGKILL between calls, so its state (variables, imports, loaded data) was lost");
@@ -269,6 +270,6 @@ describe("a python kernel that dies", () => {
     expect(pids).toHaveLength(2);
     expect(pids.every((pid) => Number.isInteger(pid) && pid > 1)).toBe(true);
     await t[Symbol.asyncDispose]();
-    expect(await expectAllGone(pids)).toEqual([]);
+    expect(await survivors(pids)).toEqual([]);
   }, KERNEL_TEST_TIMEOUT_MS);
 });
