@@ -5,6 +5,8 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RunConfig } from "../../src/config/schema.ts";
 import { procStatFields } from "../../src/platform/proc-stat.ts";
+import { call as callTool } from "../helpers/call.ts";
+import { survivors } from "../helpers/processes.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
@@ -29,9 +31,8 @@ export async function debugHarness(workdir: string, settings: Record<string, unk
   const t = await startTestRun(workdir, { ...run, conversation: "c1", resources: { parser: {}, debugAdapters: settings } });
   const client: Client = await t.client();
   const call = async (args: Record<string, unknown>, signal?: AbortSignal): Promise<DebugReply> => {
-    const result = await client.callTool({ name: "debug", arguments: args }, undefined, { timeout: 180_000, ...(signal ? { signal } : {}) });
-    const text = (result.content as { text: string }[])[0]?.text ?? "";
-    return { text, data: (result.structuredContent ?? {}) as Record<string, any>, isError: result.isError === true };
+    const { text, data, isError } = await callTool(client, "debug", args, signal ? { signal } : {});
+    return { text, data, isError };
   };
   return {
     t,
@@ -86,15 +87,8 @@ export function requireDebugpy(): void {
   if (probe.status !== 0) throw new Error("debugpy is missing for /usr/bin/python3; install it with: apt install python3-debugpy");
 }
 
-/** Whether a pid is still alive (signal 0 probes without killing). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Whether a pid is still alive: the one answer of test/helpers/processes.ts (a zombie is dead). */
+export { isAlive as alive } from "../helpers/processes.ts";
 
 /** How many status polls a test makes while waiting for program output (200 ms apart). */
 const OUTPUT_POLLS = 300;
@@ -126,13 +120,12 @@ export function killSession(pid: number | undefined): void {
   }
 }
 
-/** How many 200 ms polls a test waits for a process to disappear. */
-const EXIT_POLLS = 100;
+/** How long a test waits for a process to disappear. */
+const EXIT_WAIT_MS = 20_000;
 
 /** Waits (bounded) until the pid is gone; false if it outlived the wait. */
 export async function gone(pid: number): Promise<boolean> {
-  for (let poll = 0; poll < EXIT_POLLS && alive(pid); poll++) await Bun.sleep(200);
-  return !alive(pid);
+  return (await survivors([pid], EXIT_WAIT_MS)).length === 0;
 }
 
 /** How many 200 ms polls a test waits for a debuggee server to open its port. */
