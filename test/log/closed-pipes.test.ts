@@ -6,32 +6,14 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSidecar } from "../../build/spawn-sidecar.ts";
+import { isAlive } from "../helpers/processes.ts";
+import { until } from "../helpers/until.ts";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 const HARNESS = join(import.meta.dir, "fixtures", "piping-harness.py");
 /** Bound on a worker starting, and on the sidecar's shutdown, on a loaded machine. */
-const WAIT_MS = 30_000;
 const TEST_TIMEOUT_MS = 120_000;
-
-async function until<T>(what: string, probe: () => T | undefined | false): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A git checkout with a commit, and a run config whose worker writes where it runs, then waits,
@@ -104,7 +86,7 @@ describe("stderr with no reader", () => {
     await client.close().catch(() => {});
 
     harness.child.kill("SIGKILL");
-    await until("the sidecar to exit", () => !alive(harness.ready.pid));
+    await until("the sidecar to exit", () => !isAlive(harness.ready.pid));
     expect(JSON.parse(readFileSync(statePath, "utf8"))).toMatchObject({ state: "killed", history: [{ state: "killed", note: "the sidecar shut down" }] });
   }, TEST_TIMEOUT_MS);
 });
