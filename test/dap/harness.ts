@@ -6,7 +6,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RunConfig } from "../../src/config/schema.ts";
 import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { call as callTool } from "../helpers/call.ts";
-import { survivors } from "../helpers/processes.ts";
+import { isReaped } from "../helpers/processes.ts";
+import { until } from "../helpers/until.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
@@ -123,9 +124,16 @@ export function killSession(pid: number | undefined): void {
 /** How long a test waits for a process to disappear. */
 const EXIT_WAIT_MS = 20_000;
 
-/** Waits (bounded) until the pid is gone; false if it outlived the wait. */
+/**
+ * Waits (bounded) until the pid is reaped; false if it outlived the wait. Reaped, not merely dead:
+ * the tests next ask the sidecar about the death, and an adapter that is a zombie has not yet been
+ * seen to exit (the call then failed on the closed connection instead of naming the death).
+ */
 export async function gone(pid: number): Promise<boolean> {
-  return (await survivors([pid], EXIT_WAIT_MS)).length === 0;
+  return until(`pid ${pid} to be reaped`, () => isReaped(pid), { limitMs: EXIT_WAIT_MS }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** How many 200 ms polls a test waits for a debuggee server to open its port. */
