@@ -62,6 +62,9 @@ export type RunConfig = {
         delve?: {
           command?: string[];
         };
+        node?: {
+          command?: string[];
+        };
       };
     };
     /** Python and JavaScript kernels: eval. Connected by default. */
