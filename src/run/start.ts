@@ -1,4 +1,5 @@
 // Starts one run: its resources connected, the tool registry, the HTTP app, the listener.
+import { CallsInFlight } from "./calls-in-flight.ts";
 import { CallRecord } from "../activity/call-record.ts";
 import { PageAccess } from "../console/page-access.ts";
 import { createApp } from "../http/app.ts";
@@ -86,12 +87,13 @@ export async function startRun(
   const surfaces = settings.surfaces.map(({ name, tiers }) => ({ name, tiers }));
   const since = new Date().toISOString();
   const routes = harnessRoutes(resources, { registry, surfaces, record, page, runSignal: shutdown.signal, since });
+  const inFlight = new CallsInFlight();
   const { app, sessions } = createApp({
     registry,
     surfaces: settings.surfaces,
     identity: { name: "sidecar", version: VERSION },
     runSignal: shutdown.signal,
-    activity: everyOf(reclaim, record),
+    activity: everyOf(reclaim, record, inFlight),
     log,
     allowRemote: options.allowRemote,
     routes,
@@ -119,8 +121,9 @@ export async function startRun(
     sessions,
     record,
     log,
-    close: () => {
+    close: async () => {
       shutdown.abort(); // in-flight calls end first, so nothing waits on a service being stopped
+      await inFlight.answered(); // and their answers (cancelled) leave before the listener closes
       return lifecycle.close(shutdownLog(log));
     },
   };
