@@ -1,5 +1,6 @@
 // Launch-to-first-stop and per-step latency per adapter: the debug tool over MCP vs raw DAP to the adapter.
-// Run: bun bench/debug.ts [rounds] [adapter…]   (needs python3-debugpy, delve, golang-go, lldb-16, gcc)
+// Run: bun bench/debug.ts [rounds] [adapter…]   (needs python3-debugpy, delve, golang-go, lldb-16, gcc, nodejs)
+//      bun bench/debug.ts 5 node --binary dist/sidecar   (the node adapter run by the compiled binary, as users get it)
 //      bun bench/debug.ts first-launch [runs] [delayMs] [otherTree]   (the run's first debugpy launch, fresh processes)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -16,11 +17,16 @@ import { detectStatic, INITIALIZE_ARGUMENTS } from "../src/dap/detect.ts";
 import { TRUST_ALL } from "../src/platform/executables.ts";
 import { startRun } from "../src/run/start.ts";
 import { bunPrimitives } from "../src/runtime/bun.ts";
+import { lowerGroupPriority } from "../src/process/group.ts";
+import { optionArg } from "./args.ts";
+import { useSidecarCommand } from "../src/dap/node/locate-node.ts";
+import { inspectorRound, type InspectorRound } from "./debug-inspector.ts";
 import { median } from "./stats.ts";
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 /** Adapters to measure (default all): `bun bench/debug.ts 5 lldb` measures lldb alone. */
-const ONLY = process.argv.slice(3);
+const BINARY = optionArg("--binary");
+const ONLY = process.argv.slice(3).filter((word, index, words) => word !== "--binary" && words[index - 1] !== "--binary");
 const STEPS = 8;
 /** Bound on any one wait in the raw client; a cold go build is the slow case. */
 const RAW_WAIT_MS = 120_000;
@@ -36,6 +42,7 @@ interface Fixture {
 
 const LOOP_PY = "def f(i):\n    return i * 2\n\ntotal = 0\nfor i in range(100):\n    total += f(i)\n    total -= 1\nprint(total)\n";
 const LOOP_GO = "package main\n\nimport \"fmt\"\n\nfunc f(i int) int {\n\treturn i * 2\n}\n\nfunc main() {\n\ttotal := 0\n\tfor i := 0; i < 100; i++ {\n\t\ttotal += f(i)\n\t\ttotal -= 1\n\t}\n\tfmt.Println(total)\n}\n";
+const LOOP_JS = "function f(i) {\n  return i * 2;\n}\n\nlet total = 0;\nfor (let i = 0; i < 100; i++) {\n  total += f(i);\n  total -= 1;\n}\nconsole.log(total);\n";
 const LOOP_C = "#include <stdio.h>\nint f(int i) { return i * 2; }\nint main(void) {\n  int total = 0;\n  for (int i = 0; i < 100; i++) {\n    total += f(i);\n    total -= 1;\n  }\n  printf(\"%d\\n\", total);\n  return 0;\n}\n";
 
 const FIXTURES: Fixture[] = [
@@ -49,6 +56,7 @@ const FIXTURES: Fixture[] = [
     source: "loop.c",
     line: 6,
   },
+  { adapter: "node", files: { "package.json": "{}\n", "loop.js": LOOP_JS }, program: "loop.js", source: "loop.js", line: 7 },
 ];
 
 /**
@@ -106,7 +114,16 @@ async function rawRound(fixture: Fixture, dir: string): Promise<Round> {
   delete marks.stopped;
   const began = performance.now();
   const output: string[] = [];
-  const adapter = await startAdapter({ command: found.command!, transport: entry.transport, cwd: dir, trust: TRUST_ALL, onProcessOutput: (text) => output.push(text), ...(entry.stdinVia === "adapter" ? { stdinFile: "/dev/null" } : {}) });
+  const adapter = await startAdapter({
+    command: found.command!,
+    transport: entry.transport,
+    cwd: dir,
+    trust: TRUST_ALL,
+    onProcessOutput: (text) => output.push(text),
+    ...(entry.stdinVia === "adapter" ? { stdinFile: "/dev/null" } : {}),
+    // As the tool starts it: at our priority until the first stop (node), else lowered at spawn.
+    ...(entry.lowerPriorityAfterStart ? { lowerPriority: "when started" as const } : {}),
+  });
   const dap = adapter.connection;
   try {
     await dap.request("initialize", { ...INITIALIZE_ARGUMENTS, adapterID: entry.id });
@@ -121,6 +138,7 @@ async function rawRound(fixture: Fixture, dir: string): Promise<Round> {
     const threadId = ((await stopped) as DebugProtocol.StoppedEvent).body.threadId!;
     await dap.request("stackTrace", { threadId, startFrame: 0, levels: 1 });
     const launch = performance.now() - began;
+    if (entry.lowerPriorityAfterStart) lowerGroupPriority(adapter.child!);
     const ends = phases(began, began + launch);
     const steps: number[] = [];
     for (let i = 0; i < STEPS; i++) {
@@ -164,6 +182,14 @@ async function toolRound(client: Client, fixture: Fixture): Promise<Round> {
   return { launch, step: median(steps), ...ends };
 }
 
+/** The node the adapter runs programs with (its command's --node). */
+function nodeOf(dir: string): string {
+  const command = detectStatic(adapterById("node"), dir, dir, {}, TRUST_ALL).command ?? [];
+  const node = command[command.indexOf("--node") + 1];
+  if (!command.includes("--node") || !node) throw new Error(`node: the adapter was not found (${command.join(" ")})`);
+  return node;
+}
+
 async function benchAdapter(fixture: Fixture): Promise<void> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), `bench-debug-${fixture.adapter}-`)));
   try {
@@ -173,6 +199,8 @@ async function benchAdapter(fixture: Fixture): Promise<void> {
       if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
     }
     const run = await startRun(settle(parseConfig({ workdir: dir, conversation: "bench", resources: { debugAdapters: {} } })), bunPrimitives);
+    // The run set the adapter's command to this sidecar from source; a compiled binary starts faster.
+    if (BINARY) useSidecarCommand([realpathSync(BINARY)]);
     const client = await connectClient(run.url, run.surfaces.default!, "bench");
     try {
       await rawRound(fixture, dir); // warm-up: the go build cache, python bytecode, page cache
@@ -182,7 +210,11 @@ async function benchAdapter(fixture: Fixture): Promise<void> {
       const first = await toolRound(client, fixture);
       const raw: Round[] = [];
       const tool: Round[] = [];
+      // node: the V8 inspector driven directly is the reference too (no adapter in between at all).
+      const inspector: InspectorRound[] = [];
+      const node = fixture.adapter === "node" ? nodeOf(dir) : undefined;
       for (let round = 0; round < ROUNDS; round++) {
+        if (node) inspector.push(await inspectorRound(node, dir, fixture.program, fixture.line, STEPS));
         raw.push(await rawRound(fixture, dir));
         tool.push(await toolRound(client, fixture));
       }
@@ -195,6 +227,12 @@ async function benchAdapter(fixture: Fixture): Promise<void> {
       console.log(row("  stop event → known", of(raw, "afterStop"), of(tool, "afterStop")));
       console.log(row("step_over", of(raw, "step"), of(tool, "step")));
       console.log(`  the tool's first launch of the run: ${first.launch.toFixed(1)} ms (${first.toAdapter.toFixed(1)} ms of it before initialize)`);
+      if (inspector.length) {
+        const direct = (key: keyof InspectorRound) => median(inspector.map((r) => r[key]));
+        console.log("  against the V8 inspector driven directly (raw = the inspector, tool = the debug tool):");
+        console.log(row("launch to first stop", direct("launch"), of(tool, "launch")));
+        console.log(row("step_over", direct("step"), of(tool, "step")));
+      }
     } finally {
       await client.close();
       await run.close();

@@ -56,6 +56,8 @@ export interface AdapterStart {
   stdinFile?: string;
   /** Variables added to the adapter's environment (and so its debuggee's). */
   env?: Record<string, string>;
+  /** "when started": the adapter (and the program it starts) keep our priority until the caller lowers them (spawnGroup). */
+  lowerPriority?: "at spawn" | "when started";
 }
 
 export async function startAdapter(start: AdapterStart): Promise<RunningAdapter> {
@@ -70,6 +72,7 @@ export async function startAdapter(start: AdapterStart): Promise<RunningAdapter>
   let child: ChildProcess;
   try {
     child = spawnGroup(command, [...args, ...listenArgs], {
+      ...(start.lowerPriority ? { lowerPriority: start.lowerPriority } : {}),
       cwd: start.cwd,
       stdio: [stdin ?? (tcp ? "ignore" : "pipe"), "pipe", "pipe"],
       env: trustedEnv({ ...process.env, ...start.env, ...(endpoints ? { DEBUGPY_ADAPTER_ENDPOINTS: endpoints } : {}) }, start.trust),

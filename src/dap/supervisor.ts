@@ -3,6 +3,7 @@ import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import { ToolFailure } from "../answer/failure.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
+import { lowerGroupPriority } from "../process/group.ts";
 import { connectToDebugServer, startAdapter, type RunningAdapter } from "./adapter-process.ts";
 import { BreakpointBook, type BreakpointResult, type FunctionBreakpoint, type LineBreakpoint } from "./breakpoint-book.ts";
 import { ADAPTERS, adapterById, adapterForProgram, withoutAdapterNoise, type AdapterEntry, type AdapterId } from "./catalog.ts";
@@ -171,6 +172,7 @@ export class DebugSupervisor {
     const stdin = debuggeeStdin(this.workdir, adapter, options.stdin);
     const output = new OutputRing();
     const running = await startAdapter({
+      ...(adapter.lowerPriorityAfterStart ? { lowerPriority: "when started" as const } : {}),
       command: found.command!,
       transport: adapter.transport,
       cwd: found.root!,
@@ -225,7 +227,7 @@ export class DebugSupervisor {
     const output = new OutputRing();
     const running: RunningAdapter = await (adapter.attachVia === "direct"
       ? connectToDebugServer(port)
-      : startAdapter({ command: found.command!, transport: adapter.transport, cwd: found.root!, trust: this.trust })
+      : startAdapter({ command: found.command!, transport: adapter.transport, cwd: found.root!, trust: this.trust, ...(adapter.lowerPriorityAfterStart ? { lowerPriority: "when started" as const } : {}) })
     ).catch((error: Error) => {
       throw new ToolFailure(`Cannot attach with ${adapter.id}: ${error.message}`, { code: "server_unavailable" });
     });
@@ -325,8 +327,10 @@ export class DebugSupervisor {
     entry.ttlTimer.unref?.();
     try {
       const started = await session.start(request, args, entry.book, signal);
+      lowerAfterStart(start.adapter, start.running, session);
       return { ...started, session };
     } catch (error) {
+      lowerAfterStart(start.adapter, start.running, session);
       const stderr = start.running.stderrTail();
       // The TTL can run out during a long launch (a cold build): that, not the broken connection, is why.
       const endedFirst = session.state === "ended" ? session.endedReason : undefined;
@@ -375,6 +379,11 @@ function focusOn(main: DebugSession, pid: number): DebugSession {
   }
   if (member !== before) main.references.moveOn();
   return member;
+}
+
+/** An adapter started at our priority (lowerPriorityAfterStart) goes below it now, with the program it started. */
+function lowerAfterStart(adapter: AdapterEntry, running: RunningAdapter, session: DebugSession): void {
+  if (adapter.lowerPriorityAfterStart && running.child) lowerGroupPriority(running.child, session.programPid);
 }
 
 /** The session's processes that are still debugged: the main one first, then its children. */

@@ -1,5 +1,7 @@
 // debug over the sidecar's own Node.js adapter and real Node 20: JavaScript programs, launched.
 import { describe, expect, test } from "bun:test";
+import { getPriority } from "node:os";
+import { CHILD_NICE_STEPS } from "../../src/process/group.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, requireTool } from "./harness.ts";
 
@@ -126,5 +128,27 @@ describe("debug with node: JavaScript", () => {
     const paused = await busy.ok({ operation: "pause" });
     expect(paused.data).toMatchObject({ state: "stopped", reason: "pause", frame: { name: "spin", file: "spin.js" } });
     expect(Number((await busy.ok({ operation: "evaluate", expression: "n" })).data.result)).toBeGreaterThan(0);
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("stdin reaches the program, run_to stops at a line, and a program's own exit code is reported", async () => {
+    requireNode();
+    await using dir = await tempDir();
+    await dir.write({
+      "package.json": "{}\n",
+      "echo.js": 'const text = require("node:fs").readFileSync(0, "utf8");\nconst words = text.split(" ");\nconst count = words.length;\nconsole.log("words", count);\nprocess.exit(count);\n',
+    });
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    await h.ok({ operation: "breakpoints", file: "echo.js", lines: [2] });
+    const launched = await h.ok({ operation: "launch", program: "echo.js", stdin: "one two three" });
+    expect(launched.data).toMatchObject({ state: "stopped", frame: { line: 2 } });
+    // Started at our priority (its start-up is waited for), the adapter and the program go below it once launch answered.
+    const { debuggee_pid, adapter_pid } = (await h.ok({ operation: "status" })).data;
+    expect(getPriority(debuggee_pid)).toBeGreaterThanOrEqual(Math.min(19, getPriority() + CHILD_NICE_STEPS));
+    expect(getPriority(adapter_pid)).toBeGreaterThanOrEqual(Math.min(19, getPriority() + CHILD_NICE_STEPS));
+    expect((await h.ok({ operation: "evaluate", expression: "text" })).data.result).toBe('"one two three"');
+    const reached = await h.ok({ operation: "run_to", file: "echo.js", line: 4 });
+    expect(reached.data).toMatchObject({ state: "stopped", frame: { line: 4 } });
+    const ended = await h.ok({ operation: "continue" });
+    expect(ended.data).toMatchObject({ state: "exited", exit_code: 3, output: "words 3\n" });
   }, ADAPTER_TEST_TIMEOUT_MS);
 });
