@@ -2,14 +2,14 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { withErrorShape } from "../answer/error-schema.ts";
 import type { Tool } from "../tool/define.ts";
-import { jsonSchemaOf } from "../tool/json-schema.ts";
+import { inputJsonSchemaOf, jsonSchemaOf } from "../tool/json-schema.ts";
 
 export function describeTool(tool: Tool): McpTool {
   return {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
     description: tool.description,
-    inputSchema: jsonSchemaOf(tool.input),
+    inputSchema: inputJsonSchemaOf(tool.input),
     // An error result's structuredContent is the error shape, which clients check against this too.
     outputSchema: withErrorShape(jsonSchemaOf(tool.output)),
     annotations: annotationsOf(tool),

@@ -1,13 +1,13 @@
 // The one wrapper every tool call goes through: validate once, run, shape the MCP result.
 import * as v from "valibot";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { issueText } from "../validation/issue-text.ts";
+import { issueText, MISSING } from "../validation/issue-text.ts";
 import { type Tool, type ToolContext, type ToolReply } from "./define.ts";
 import type { ErrorCode } from "../answer/error-codes.ts";
 import { errorShape } from "../answer/error-schema.ts";
 import { ToolFailure } from "../answer/failure.ts";
 import { capText, capValue } from "./budget.ts";
-import { describeArguments, jsonSchemaOf, keysAt } from "./json-schema.ts";
+import { chosenBranch, describeArguments, jsonSchemaOf, keysAt } from "./json-schema.ts";
 
 /**
  * The most text any answer carries. Each tool bounds its own output well below this (the largest,
@@ -26,7 +26,7 @@ export const MAX_ERROR_MESSAGE_CHARS = 2_000;
 export async function invokeTool(tool: Tool, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
   const parsed = v.safeParse(tool.input, args ?? {});
   if (!parsed.success) {
-    return errorResult("invalid_arguments", invalidArgumentsMessage(tool, parsed.issues), { problems: problemsOf(tool, parsed.issues) });
+    return errorResult("invalid_arguments", invalidArgumentsMessage(tool, parsed.issues, args), { problems: problemsOf(tool, parsed.issues, args) });
   }
   try {
     const reply = await tool.run(parsed.output, ctx);
@@ -73,31 +73,34 @@ function asRecord(data: unknown): Record<string, unknown> {
 }
 
 /** Each validation problem as data: where (a dot path) and what, in words. */
-function problemsOf(tool: Tool, issues: readonly v.BaseIssue<unknown>[]): { path: string; problem: string }[] {
-  return issues.map((issue) => ({ path: v.getDotPath(issue) ?? "", problem: problemText(tool, issue) }));
+function problemsOf(tool: Tool, issues: readonly v.BaseIssue<unknown>[], args: unknown): { path: string; problem: string }[] {
+  return issues.map((issue) => ({ path: v.getDotPath(issue) ?? "", problem: problemText(tool, issue, args) }));
 }
 
 /**
  * One problem in words. An unknown key names the key and what its object takes, where valibot
- * says `Invalid key: Expected never but received "bogus"`.
+ * says `Invalid key: Expected never but received "bogus"`. A tool whose input is one object per
+ * operation (a variant) says which operation needs, or does not take, the argument.
  */
-function problemText(tool: Tool, issue: v.BaseIssue<unknown>): string {
-  if (issue.type !== "strict_object" || issue.expected !== "never") return issueText(issue);
+function problemText(tool: Tool, issue: v.BaseIssue<unknown>, args: unknown): string {
+  const chosen = chosenBranch(tool.input, args);
   const keys = (issue.path ?? []).map((item) => String(item.key));
+  if (chosen && keys.length === 1 && issueText(issue) === MISSING) return `missing; ${chosen.value} needs ${keys[0]}`;
+  if (issue.type !== "strict_object" || issue.expected !== "never") return issueText(issue);
   const key = keys.pop() ?? "";
-  const takes = keysAt(jsonSchemaOf(tool.input), keys);
+  const takes = keysAt(chosen?.branch ?? jsonSchemaOf(tool.input), keys).filter((k) => keys.length > 0 || k !== chosen?.key);
   const taken = takes.length ? takes.map((k) => `\`${k}\``).join(", ") : "no other";
   return keys.length === 0
-    ? `unknown argument \`${key}\`; ${tool.name} takes ${taken}`
+    ? `unknown argument \`${key}\`; ${chosen ? chosen.value : tool.name} takes ${taken}`
     : `unknown key \`${key}\` in ${keys.join(".")}; it takes ${taken}`;
 }
 
-/** Words a validation failure for the model: each problem with its argument path, then a correct shape. */
-export function invalidArgumentsMessage(tool: Tool, issues: readonly v.BaseIssue<unknown>[]): string {
-  const problems = issues.map((issue) => `- ${v.getDotPath(issue) ?? "(arguments)"}: ${problemText(tool, issue)}`);
-  return [
-    `Invalid arguments for ${tool.name}:`,
-    ...problems,
-    `Expected arguments: ${describeArguments(tool.input)}`,
-  ].join("\n");
+/**
+ * Words a validation failure for the model: each problem with its argument path, then a correct
+ * shape (of a variant, the shape of the operation the call chose).
+ */
+export function invalidArgumentsMessage(tool: Tool, issues: readonly v.BaseIssue<unknown>[], args?: unknown): string {
+  const chosen = chosenBranch(tool.input, args);
+  const problems = issues.map((issue) => `- ${v.getDotPath(issue) ?? "(arguments)"}: ${problemText(tool, issue, args)}`);
+  return [`Invalid arguments for ${tool.name}${chosen ? ` ${chosen.value}` : ""}:`, ...problems, `Expected arguments: ${describeArguments(tool.input, args)}`].join("\n");
 }

@@ -22,9 +22,69 @@ export function jsonSchemaOf(schema: v.GenericSchema): JsonSchemaObject {
   return result;
 }
 
-/** A one-line picture of a correct call, e.g. `{pattern: string, path?: string}`, for error messages. */
-export function describeArguments(schema: v.GenericSchema): string {
+/**
+ * One object per value of a key (a valibot `variant`, JSON Schema `oneOf` of objects each with a
+ * `const` for that key): the key, and each branch by its value.
+ */
+interface Variant {
+  key: string;
+  branches: Map<string, JsonSchemaObject>;
+}
+
+function variantOf(json: Record<string, unknown>): Variant | undefined {
+  const options = (json.oneOf ?? json.anyOf) as Record<string, unknown>[] | undefined;
+  if (!Array.isArray(options) || options.length === 0 || !options.every((o) => o.type === "object" && o.properties)) return undefined;
+  const first = options[0]!.properties as Record<string, Record<string, unknown>>;
+  const key = Object.keys(first).find((name) => options.every((o) => typeof (o.properties as Record<string, Record<string, unknown>>)[name]?.const === "string"));
+  if (key === undefined) return undefined;
+  return { key, branches: new Map(options.map((o) => [(o.properties as Record<string, { const: string }>)[key]!.const, o as JsonSchemaObject])) };
+}
+
+/**
+ * The input schema as tools/list shows it. Many clients take only an object at the top (Claude's
+ * API refuses a top-level oneOf), so a variant is listed as one object: the key as an enum, every
+ * argument any branch takes (each has one schema, whatever the branch), and what each value takes
+ * in the description. The variant itself still validates every call (tool/invoke.ts).
+ */
+export function inputJsonSchemaOf(schema: v.GenericSchema): JsonSchemaObject {
   const json = jsonSchemaOf(schema);
+  const variant = variantOf(json);
+  if (!variant) return json;
+  const properties: Record<string, object> = {};
+  const takes: string[] = [];
+  for (const [value, branch] of variant.branches) {
+    const required = new Set(branch.required ?? []);
+    const names = Object.keys(branch.properties ?? {}).filter((name) => name !== variant.key);
+    for (const name of names) properties[name] ??= branch.properties![name]!;
+    takes.push(`${value}: ${names.map((name) => `${name}${required.has(name) ? "" : "?"}`).join(", ") || "nothing more"}`);
+  }
+  const { oneOf: _one, anyOf: _any, ...rest } = json;
+  const keySchema = [...variant.branches.values()][0]!.properties![variant.key] as Record<string, unknown>;
+  const { const: _value, ...keyWords } = keySchema;
+  return {
+    ...rest,
+    type: "object",
+    description: `What each ${variant.key} takes (? marks an optional argument): ${takes.join("; ")}.`,
+    properties: { [variant.key]: { ...keyWords, type: "string", enum: [...variant.branches.keys()] }, ...properties },
+    required: [variant.key],
+    additionalProperties: false,
+  };
+}
+
+/** The branch of a variant schema that `args` chose by its key, if the schema is one and the key names a branch. */
+export function chosenBranch(schema: v.GenericSchema, args: unknown): { key: string; value: string; branch: JsonSchemaObject } | undefined {
+  const variant = variantOf(jsonSchemaOf(schema));
+  const value = variant && args && typeof args === "object" ? (args as Record<string, unknown>)[variant.key] : undefined;
+  const branch = typeof value === "string" ? variant?.branches.get(value) : undefined;
+  return branch && variant ? { key: variant.key, value: value as string, branch } : undefined;
+}
+
+/**
+ * A one-line picture of a correct call, e.g. `{pattern: string, path?: string}`, for error
+ * messages; of a variant, the branch `args` chose (or the listed object when it chose none).
+ */
+export function describeArguments(schema: v.GenericSchema, args?: unknown): string {
+  const json = chosenBranch(schema, args)?.branch ?? inputJsonSchemaOf(schema);
   const required = new Set(json.required ?? []);
   const fields = Object.entries(json.properties ?? {}).map(([key, prop]) => {
     return `${key}${required.has(key) ? "" : "?"}: ${typeName(prop as Record<string, unknown>)}`;

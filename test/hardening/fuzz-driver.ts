@@ -1,6 +1,6 @@
 // Drives hostile inputs through a run's HTTP app in-process and tallies how each was answered.
 import type { Hono } from "hono";
-import { jsonSchemaOf } from "../../src/tool/json-schema.ts";
+import { inputJsonSchemaOf } from "../../src/tool/json-schema.ts";
 import type { Tool } from "../../src/tool/define.ts";
 import { hostileBody, invalidArguments, seededRng } from "./fuzz-inputs.ts";
 
@@ -33,7 +33,7 @@ export async function fuzz(app: Hono<any>, token: string, tools: readonly Tool[]
   for (let i = 0; i < count; i++) {
     const toolCall = tools.length > 0 && rng() < 0.5;
     const tool = toolCall ? tools[Math.floor(rng() * tools.length)]! : undefined;
-    const args = tool ? invalidArguments(rng, jsonSchemaOf(tool.input)) : undefined;
+    const args = tool ? invalidArguments(rng, inputJsonSchemaOf(tool.input)) : undefined;
     const body = tool
       ? JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: tool.name, arguments: args } })
       : hostileBody(rng);
