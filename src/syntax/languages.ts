@@ -184,7 +184,9 @@ export const PATTERN_LANGUAGES: Record<string, PatternLanguage> = {
   clojure: { metaChar: "µ", ladder: [expression("", "")] },
   elixir: { metaChar: "µ", ladder: [statement("", ""), member("defmodule SgScaffold do\n", "\nend")] },
   elm: { metaChar: "µ", ladder: [declaration("module Sg exposing (..)\n", ""), expression("module Sg exposing (..)\nsg = ", "")] },
-  haskell: { metaChar: "µ", ladder: [declaration(), expression("sg = ", "")] },
+  // Declarations, expressions, then a statement of a `do` block (`$V <- getLine`, `let $N = $E`)
+  // and an alternative of a `case` (`Just $Y -> $E`), which neither of the others takes.
+  haskell: { metaChar: "µ", ladder: [declaration(), expression("sg = ", ""), statement("sg = do\n  ", "\n"), statement("sg = case sg of\n  ", "\n")] },
   html: { metaChar: "µ", ladder: [declaration()] },
   nix: { metaChar: "_", ladder: [expression("", ""), member("{ ", " }")] },
   perl: { metaChar: "_", ladder: [statement("", ""), declaration()] },
@@ -194,9 +196,10 @@ export const PATTERN_LANGUAGES: Record<string, PatternLanguage> = {
   xml: { metaChar: "µ", ladder: [declaration()] },
   yaml: { metaChar: "µ", ladder: [declaration()] },
   zig: { metaChar: "_", ladder: [declaration(), ...braced("fn sg() void")] },
-  // A declaration in a rule first (`color: $C`), then a rule; `_` stands in (CSS names take it).
-  css: { metaChar: "_", ladder: [member("a {\n", "\n}"), member("a {\n", ";\n}"), declaration()] },
-  scss: { metaChar: "_", ladder: [member("a {\n", "\n}"), member("a {\n", ";\n}"), declaration()] },
+  // A declaration in a rule first (`color: $C`), then a value in a declaration (`rgba($R, $G, $B,
+  // $A)`, `calc($E)`: a function call is no declaration), then a rule; `_` stands in (CSS names take it).
+  css: { metaChar: "_", ladder: [member("a {\n", "\n}"), member("a {\n", ";\n}"), expression("a {\n  b: ", ";\n}"), declaration()] },
+  scss: { metaChar: "_", ladder: [member("a {\n", "\n}"), member("a {\n", ";\n}"), expression("a {\n  b: ", ";\n}"), declaration()] },
   // Body items (`bucket = $B`, blocks), then expressions (`var.$X`).
   hcl: { metaChar: "_", ladder: [declaration(), expression("sg = ", "\n")] },
   json: { metaChar: "µ", quote: '"', runAsPair: ": 0", ladder: [expression("", ""), member("{", "}")] },

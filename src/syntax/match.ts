@@ -89,9 +89,22 @@ export function matchPatternAt(pattern: Pattern, node: Node, bindings: Bindings,
   const found = new Map(env);
   found.delete(SKIPPED);
   found.delete(LAST_MATCHED);
-  const end = pattern.endsBeforeTerminator ? matchedEnd(goal, node) : node.endIndex;
-  const rewriteEnd = lastMatched && "single" in lastMatched ? Math.min(end, lastMatched.single.endIndex) : end;
+  // The match is the whole node, a statement's `;` included (Dart's `return $R`, as ast-grep's), but
+  // a rewrite ends where the pattern's own tokens end: the `;` it never wrote is kept.
+  const end = node.endIndex;
+  const written = pattern.endsBeforeTerminator ? matchedEnd(goal, node) : end;
+  const rewriteEnd = lastMatched && "single" in lastMatched ? Math.min(written, lastMatched.single.endIndex) : withoutTrailingLineBreak(node, written);
   return { node, end, rewriteEnd, bindings: found, skippedWords: skipped && "run" in skipped ? skipped.run : [] };
+}
+
+/**
+ * A node that ends on the start of a line after its last child (a markdown heading takes its line
+ * break) is rewritten up to that child: the template has no line break, and the next line would join it.
+ */
+function withoutTrailingLineBreak(node: Node, end: number): number {
+  if (end !== node.endIndex || node.endPosition.column !== 0) return end;
+  const last = node.lastChild;
+  return last && last.endIndex < end && last.endPosition.row < node.endPosition.row ? last.endIndex : end;
 }
 
 /** Outermost first in document order: by start, then the longer match first. */
@@ -302,7 +315,9 @@ function matchRun(goal: PatternNode & { kind: "meta" }, goals: PatternNode[], i:
   // The pattern's last child: the run takes everything left, so `return $$$A` captures the value.
   if (i === goals.length - 1) {
     steps.left -= nodes.length - j;
-    return bind(goal, { run: trimUnnamedEdges(nodes.slice(j)) }, env);
+    // A `;` that ends what the run takes ends its last statement (Python's `def f(): return 1;`):
+    // dropped, an identity rewrite lost it.
+    return bind(goal, { run: trimUnnamedEdges(nodes.slice(j), true) }, env);
   }
   for (let k = j; k <= nodes.length; k++) {
     steps.left -= k - j;
@@ -347,12 +362,14 @@ function withSkippedWord(env: Env, node: Node): Env {
  * Brackets stay: `from $M import $$$N` over a parenthesised import keeps its parentheses, or the
  * rewrite would not compile.
  */
-function trimUnnamedEdges(run: Node[]): Node[] {
+function trimUnnamedEdges(run: Node[], keepLastSemicolon = false): Node[] {
   const separator = (node: Node) => !node.isNamed && (node.type === "," || node.type === ";");
   let start = 0;
   let end = run.length;
   while (start < end && separator(run[start]!)) start++;
-  while (end > start && separator(run[end - 1]!)) end--;
+  // Only a body's last `;` (Python's block) is kept: `return $$$A` in JavaScript must not take the `;`.
+  const bodyEnd = keepLastSemicolon && /block|body/.test(run[run.length - 1]?.parent?.type ?? "");
+  while (end > start && separator(run[end - 1]!) && !(bodyEnd && end === run.length && run[end - 1]!.type === ";")) end--;
   return run.slice(start, end);
 }
 

@@ -156,7 +156,7 @@ function compileSubstituted(language: string, fragment: string, substituted: str
         failures.push(`${scaffold.context}: ${describeBreak(broken, start, fragment)}`);
         continue;
       }
-      const target = spanningNode(tree.rootNode, start, end, text);
+      const target = statementOf(spanningNode(tree.rootNode, start, end, text));
       if (!target) {
         failures.push(`${scaffold.context}: the fragment is not one syntax node (several statements or a partial one)`);
         continue;
@@ -171,7 +171,9 @@ function compileSubstituted(language: string, fragment: string, substituted: str
       const wordLiterals = new Set<string>();
       const metavariables: string[] = [];
       collect(root, literals, wordLiterals, metavariables);
-      const endsBeforeTerminator = !sequence && target.endIndex > end;
+      // Only a terminator the scaffold added (`;`) is left out of a match: a line break the node
+      // ends with is its own (a markdown heading's, as in the grammar), though a rewrite keeps it.
+      const endsBeforeTerminator = !sequence && target.endIndex > end && /\S/.test(text.slice(end, target.endIndex));
       return {
         language,
         source: fragment,
@@ -274,6 +276,19 @@ function spanningNode(root: Node, start: number, end: number, text: string): Nod
   if (node.startIndex !== start) return undefined;
   if (!/^[\s;]*$/.test(text.slice(end, node.endIndex))) return undefined;
   return node;
+}
+
+/**
+ * A statement that is only the fragment's node and the scaffold's `;` stands for the statement, as
+ * ast-grep's match does: Dart's `var $X = $Y` is an initialized_variable_definition inside a
+ * local_variable_declaration, whose match must include its `;`. An expression statement is not one:
+ * `foo($A)` stands for calls anywhere, not only for call statements.
+ */
+function statementOf(node: Node | undefined): Node | undefined {
+  const parent = node?.parent;
+  if (!node || !parent || parent.type === "expression_statement" || parent.startIndex !== node.startIndex) return node;
+  const parts = significantChildren(parent);
+  return parts.length === 2 && parts[0]!.id === node.id && parts[1]!.type === ";" ? parent : node;
 }
 
 /** The node's children that take part in matching and lie in the fragment (a scaffold `;` does not). */

@@ -145,6 +145,28 @@ export const DIFFERENTIAL_CASES: DifferentialCase[] = [
     code: `<?php\necho strlen($s);\n$y = strlen("abc");\nfunction f($a) { return $a; }\n`,
     patterns: ["strlen($A)", "return $R;"],
   },
+  // Issue 41, section 3: JSON pairs and HTML elements by one attribute, in the shapes ast-grep reads.
+  {
+    language: "json",
+    astGrepLanguage: "json",
+    file: "a.json",
+    code: `{\n  "name": "x",\n  "deps": { "a": "^1", "b": 2 },\n  "list": ["name", 1],\n  "nested": { "name": { "deep": true } }\n}\n`,
+    patterns: ["$K: $V", '{"name": $V}', "[$$$X]", "{$$$P}"],
+  },
+  {
+    language: "html",
+    astGrepLanguage: "html",
+    file: "a.html",
+    code: `<div class="a"><a href="/home" title="t">Home</a></div>\n<!-- <a href="c">x</a> -->\n<img src="p.png" alt="p">\n<a href="/b">B</a>\n<img src="q.png">\n`,
+    patterns: ["<a href=$H $$$A>$$$C</a>", "<img src=$S $$$A>", "<img src=$S alt=$A>", "<img src=$S>", "<a href=$H>$$$C</a>"],
+  },
+  {
+    language: "haskell",
+    astGrepLanguage: "haskell",
+    file: "A.hs",
+    code: "module A where\n\nmain = do\n  line <- getLine\n  let n = length line\n  print n\n\nf x = case x of\n  Just y -> y\n  Nothing -> 0\n-- let m = 1\n",
+    patterns: ["let $N = $E", "case $X of $$$A", "print $X"],
+  },
 ];
 
 /**
@@ -173,6 +195,44 @@ export const CONTEXT_CASES: Array<DifferentialCase & { context: string; selector
     patterns: ["foo($A)", "$O.dispose()"],
     context: "void f() { PATTERN; }",
     selector: "call_expression",
+  },
+  // Issue 41, section 3: a CSS function call in a declaration's value, a Haskell case alternative,
+  // Dart statements with their `;`.
+  {
+    language: "css",
+    astGrepLanguage: "css",
+    file: "a.css",
+    code: "a { color: rgba(0, 0, 0, 0.5); width: calc(100% - 10px); background: url(x.png) no-repeat; }\n.b { transform: translate(10px, 20px) rotate(3deg); }\n/* calc(1px) */\n.c { content: \"calc(2px)\"; margin: calc(1px + 2px) calc(3px); }\n",
+    patterns: ["calc($E)", "translate($X, $Y)", "rgba($R, $G, $B, $A)", "rotate($D)", "url($U)"],
+    context: "a { b: PATTERN; }",
+    selector: "call_expression",
+  },
+  {
+    language: "haskell",
+    astGrepLanguage: "haskell",
+    file: "A.hs",
+    code: "module A where\n\nf x = case x of\n  Just y -> y\n  Nothing -> 0\n\ng m = case m of\n  Just (a, b) -> a + b\n  _ -> 1\n-- Just z -> z\n",
+    patterns: ["Just $Y -> $E", "Nothing -> $E", "$P -> $E"],
+    context: "f = case x of\n  PATTERN\n",
+    selector: "alternative",
+  },
+  {
+    language: "dart",
+    astGrepLanguage: "dart",
+    file: "a.dart",
+    code: "int h() { return 4; }\nint k() {\n  return 5 ;\n}\nvoid f() {\n  return;\n}\n// return 6;\n",
+    patterns: ["return $R"],
+    context: "int f() { PATTERN; }",
+    selector: "return_statement",
+  },
+  {
+    language: "dart",
+    astGrepLanguage: "dart",
+    file: "a.dart",
+    code: "void f() {\n  var x = 2;\n  final y = g(3);\n  int z = 1;\n}\n// var w = 6;\n",
+    patterns: ["var $X = $Y", "final $X = $Y", "int $X = $Y"],
+    context: "void f() { PATTERN; }",
+    selector: "local_variable_declaration",
   },
 ];
 
@@ -212,6 +272,21 @@ export const LADDER_ONLY_CASES: Array<{ language: string; astGrepLanguage: strin
     file: "a.dart",
     code: `void f() {\n  if (c != null) c.dispose();\n  if (c != null) d.dispose();\n}\n`,
     pattern: "if ($X != null) $X.dispose()",
-    expected: ["if (c != null) c.dispose()"],
+    // The whole if statement, its `;` included, as ast-grep reports a statement it matches.
+    expected: ["if (c != null) c.dispose();"],
   },
+];
+
+/**
+ * A pattern against the ast-grep rule that says the same where no context selects the node (a
+ * Haskell `do` statement is a `bind`, as the declaration around it is): the ranges must agree.
+ */
+export const PATTERN_RULE_CASES: Array<{ language: string; file: string; code: string; pattern: string; rule: string }> = [
+  ...["$V <- $E", "$V <- getLine"].map((pattern) => ({
+    language: "haskell",
+    file: "A.hs",
+    code: "module A where\n\nmain = do\n  line <- getLine\n  putStrLn line\n\ng m = do\n  r <- readFile m\n  s <- getLine\n  return (r ++ s)\n-- x <- getLine\n",
+    pattern,
+    rule: pattern === "$V <- $E" ? "rule: {kind: bind, inside: {kind: do}}" : "rule: {kind: bind, inside: {kind: do}, has: {field: expression, regex: ^getLine$}}",
+  })),
 ];

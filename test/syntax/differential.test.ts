@@ -5,7 +5,7 @@ import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { SyntaxService } from "../../src/syntax/service.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { astGrep } from "./ast-grep-cli.ts";
-import { CONTEXT_CASES, DIFFERENTIAL_CASES, LADDER_ONLY_CASES, type DifferentialCase } from "./differential-cases.ts";
+import { CONTEXT_CASES, DIFFERENTIAL_CASES, LADDER_ONLY_CASES, PATTERN_RULE_CASES, type DifferentialCase } from "./differential-cases.ts";
 
 // Each test starts a run and its parse workers (or a parser); on a loaded machine, or under
 // nice -n 19, that takes seconds. Speed is measured by bench/ast-grep.ts, not here.
@@ -105,5 +105,15 @@ describe("an identity rewrite finds what ast-grep finds and changes nothing", ()
     } finally {
       await syntax.close();
     }
+  });
+});
+
+describe("a pattern finds what the ast-grep rule that says the same finds", () => {
+  test.each(PATTERN_RULE_CASES.map((c) => [c.language, c.pattern, c] as const))("%s: %s", async (_language, pattern, c) => {
+    await using dir = await tempDir();
+    await dir.write({ [c.file]: c.code });
+    const theirs = astGrep(pattern, c.language, join(dir.path, c.file), `id: differential\nlanguage: ${c.language}\n${c.rule}`);
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(await ours({ ...c, astGrepLanguage: c.language, patterns: [] }, pattern, dir.path)).toEqual(theirs);
   });
 });
