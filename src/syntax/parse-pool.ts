@@ -59,6 +59,9 @@ export class ParsePool {
    * another already has, instantiates the same module instead of compiling and optimising anew.
    */
   private readonly modules: CompiledGrammars;
+  /** Searches in flight, and who waits for none to be (quiet). */
+  private inFlight = 0;
+  private readonly quietWaiters: Array<() => void> = [];
   /** Settles once a warm-up has given each worker its files (whenIdle waits for that first). */
   private warming: Promise<void> = Promise.resolve();
 
@@ -79,6 +82,7 @@ export class ParsePool {
    * workers; `progress` hears how many files are searched of how many, once listed and as shares finish.
    */
   async run(job: ScopedJob, signal?: AbortSignal, progress: (done: number, total: number) => void = () => {}): Promise<PoolAnswer> {
+    this.inFlight++;
     try {
       return await this.runOnce(job, signal, progress);
     } catch (error) {
@@ -86,7 +90,14 @@ export class ParsePool {
       // on its own is not this call's fault. A second death is reported.
       if (!(error instanceof WorkerDied)) throw error;
       return await this.runOnce(job, signal, progress);
+    } finally {
+      if (--this.inFlight === 0) for (const resolve of this.quietWaiters.splice(0)) resolve();
     }
+  }
+
+  /** Resolves when no search is in flight: a warm-up's walk and grammars never compete with one. */
+  private quiet(): Promise<void> {
+    return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.quietWaiters.push(resolve));
   }
 
   private async runOnce(job: ScopedJob, signal: AbortSignal | undefined, progress: (done: number, total: number) => void): Promise<PoolAnswer> {
@@ -217,9 +228,12 @@ export class ParsePool {
   private async warmOnce(root: string, scope: SearchScope, budgetChars: number): Promise<void> {
     const slots = await this.workers.start();
     if (slots.length === 0 || this.fallbackReason !== undefined) return;
+    // A search that came first (right after the ready line) has the threads to itself.
+    await this.quiet();
     const lister = slots[this.searches++ % slots.length]!;
     const listed = await this.workers.send(lister, { type: "warm-list", scope, root, languages: WARM_LANGUAGES });
     if (listed.type !== "warm-listed") throw new Error(`a parse worker answered a warm-up listing with ${listed.type}`);
+    await this.quiet();
     // The grammars compile here, one at a time, while the workers parse what they already have.
     await Promise.all(slots.map((slot, k) => this.workers.post(slot, { type: "prime", root, files: listed.shares[k]!, budgetChars }, listed.languages)));
   }
