@@ -151,4 +151,20 @@ describe("debug with node: JavaScript", () => {
     const ended = await h.ok({ operation: "continue" });
     expect(ended.data).toMatchObject({ state: "exited", exit_code: 3, output: "words 3\n" });
   }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("a worker thread the program starts is named in its output as not debugged", async () => {
+    requireNode();
+    await using dir = await tempDir();
+    await dir.write({
+      "package.json": "{}\n",
+      "pool.js": 'const { Worker } = require("node:worker_threads");\nconst worker = new Worker("require(\\"node:worker_threads\\").parentPort.postMessage(42)", { eval: true });\nworker.on("message", (value) => console.log("from worker", value));\n',
+    });
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    const launched = await h.ok({ operation: "launch", program: "pool.js" });
+    expect(launched.text).toContain("Child processes and worker threads are not debugged");
+    expect(launched.data.state).toBe("exited");
+    const output = (await h.ok({ operation: "output" })).data.output;
+    expect(output).toContain("from worker 42\n");
+    expect(output).toContain("[sidecar debugger] the program started a worker thread");
+  }, ADAPTER_TEST_TIMEOUT_MS);
 });

@@ -164,7 +164,16 @@ export class NodeAdapter {
     });
     // The program's code is done and node waits for the debugger to let go: letting go lets it exit.
     cdp.on("Runtime.executionContextDestroyed", () => cdp.close());
-    cdp.on("NodeWorker.attachedToWorker", (event) => event.workerInfo.url.startsWith("node:internal/") || this.note(`the program started a worker thread (${event.workerInfo.title || event.workerInfo.url}); worker threads are not debugged`));
+    cdp.on("NodeWorker.attachedToWorker", (event) => {
+      // Let go at once, having let it run: a worker inherits --inspect-brk and waits for a debugger
+      // (the program hung on it), and an attached one waits at its end for its debugger to disconnect.
+      const message = JSON.stringify({ id: 1, method: "Runtime.runIfWaitingForDebugger" });
+      void cdp
+        .send("NodeWorker.sendMessageToWorker", { sessionId: event.sessionId, message })
+        .then(() => cdp.send("NodeWorker.detach", { sessionId: event.sessionId }))
+        .catch(() => undefined);
+      if (!event.workerInfo.url.startsWith("node:internal/")) this.note(`the program started a worker thread (${event.workerInfo.title || event.workerInfo.url}); worker threads are not debugged`);
+    });
     cdp.onClose(() => {
       if (!this.launched) this.programEnded(undefined);
     });

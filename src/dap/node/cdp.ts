@@ -4,6 +4,8 @@ import type { ProtocolMapping } from "devtools-protocol/types/protocol-mapping";
 /** Node's own inspector domain (not in Chrome's protocol): the worker threads a program starts. */
 interface NodeWorkerCommands {
   "NodeWorker.enable": { paramsType: [{ waitForDebuggerOnStart: boolean }]; returnType: Record<string, never> };
+  "NodeWorker.detach": { paramsType: [{ sessionId: string }]; returnType: Record<string, never> };
+  "NodeWorker.sendMessageToWorker": { paramsType: [{ sessionId: string; message: string }]; returnType: Record<string, never> };
 }
 interface NodeWorkerEvents {
   "NodeWorker.attachedToWorker": [{ sessionId: string; workerInfo: { workerId: string; type: string; title: string; url: string } }];
