@@ -1,6 +1,7 @@
 // The JSON a harness exchanges with sidecar besides MCP (docs/harness.md): the ready line, question
 // cards and outcomes, permission decisions, the tool bridge, diagnostics on write, errors, and the
 // worker contract. test/harness-client/types-in-sync.test.ts holds these to the sidecar's own types.
+import type { RouteErrorCode, ToolErrorCode } from "./error-codes.ts";
 
 /** The one JSON line `sidecar serve` prints on stdout when it is ready. */
 export interface ReadyLine {
@@ -121,14 +122,14 @@ export interface AfterWriteAnswer {
 
 /** The body of every error from a route other than /mcp. */
 export interface RouteError {
-  error: { code: string; message: string };
+  error: { code: RouteErrorCode; message: string };
 }
 
 /** `structuredContent` of every MCP tool error result. */
 export interface ToolError {
   error: {
     /** Stable: branch on this, never on the message (docs/harness.md lists every code). */
-    code: string;
+    code: ToolErrorCode;
     message: string;
     details?: Record<string, unknown>;
   };
