@@ -15,6 +15,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { spawnSidecar, type SpawnedSidecar } from "../build/spawn-sidecar.ts";
 import { residentBytes } from "../src/platform/resident-memory.ts";
 import { astGrepRun } from "./ast-grep-corpus.ts";
+import { cpuSeconds } from "./cpu-time.ts";
 import { countOption, optionArg } from "./args.ts";
 import { median } from "./stats.ts";
 import { existsSync, writeFileSync } from "node:fs";
@@ -61,6 +62,11 @@ async function search(sidecar: SpawnedSidecar, client: Awaited<ReturnType<Spawne
 interface Round {
   astGrepSession: number;
   session: number;
+  /** CPU seconds: ast-grep's five runs; the sidecar's whole process from spawn to the session's end (warm-up included). */
+  astGrepSessionCpu: number;
+  sessionCpu: number;
+  astGrepFirstCpu: number;
+  coldCpu: number;
   astGrepFirst: number;
   cold: number;
   repeat: number;
@@ -75,6 +81,7 @@ async function round(language: string, workdir: string, astGrep: string, pattern
   const cli = patterns.map((pattern) => astGrepRun({ language, astGrepLanguage: astGrep, pattern }, workdir, AST_GREP_NICE));
   const differs: string[] = [];
   let session = 0;
+  let sessionCpu = 0;
   let rssMb = 0;
   {
     const sidecar = await spawnSidecar([binary, "serve", "--config", config]);
@@ -88,6 +95,7 @@ async function round(language: string, workdir: string, astGrep: string, pattern
         if (answer.total !== cli[k]!.count) differs.push(`${pattern}: sidecar ${answer.total}, ast-grep ${cli[k]!.count}`);
       }
       rssMb = residentBytes(sidecar.child.pid!)! / 2 ** 20;
+      sessionCpu = cpuSeconds(sidecar.child.pid!);
     } finally {
       await sidecar.stop();
     }
@@ -99,6 +107,7 @@ async function round(language: string, workdir: string, astGrep: string, pattern
     const client = await sidecar.connect();
     const first = await search(sidecar, client, patterns[0]!, language);
     const cold = performance.now() - started;
+    const coldCpu = cpuSeconds(sidecar.child.pid!);
     void first;
     const repeat = (await search(sidecar, client, patterns[0]!, language)).ms;
     await Bun.sleep(IDLE_SECONDS * 1000);
@@ -106,6 +115,10 @@ async function round(language: string, workdir: string, astGrep: string, pattern
     return {
       astGrepSession: cli.reduce((sum, r) => sum + r.ms, 0),
       session,
+      astGrepSessionCpu: cli.reduce((sum, r) => sum + r.cpu, 0),
+      sessionCpu,
+      astGrepFirstCpu: cli[0]!.cpu,
+      coldCpu,
       astGrepFirst: cli[0]!.ms,
       cold,
       repeat,
@@ -118,7 +131,7 @@ async function round(language: string, workdir: string, astGrep: string, pattern
   }
 }
 
-const rows: string[][] = [["language", "ast-grep 5× ms", "session ms", "session ×", "cold ×", "repeat ×", `after ${IDLE_SECONDS} s ×`, "RSS MB", "same counts"]];
+const rows: string[][] = [["language", "ast-grep 5× ms", "session ms", "session ×", "session CPU ×", "cold ×", "cold CPU ×", "repeat ×", `after ${IDLE_SECONDS} s ×`, "RSS MB", "same counts"]];
 const ratios = { session: [] as number[], cold: [] as number[], repeat: [] as number[], idle: [] as number[] };
 const loads = [loadavg()[0]!];
 for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSIONS)) {
@@ -147,7 +160,9 @@ for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSION
     m((r) => r.astGrepSession).toFixed(0),
     m((r) => r.session).toFixed(0),
     session.toFixed(2),
+    m((r) => r.sessionCpu / r.astGrepSessionCpu).toFixed(2),
     cold.toFixed(2),
+    m((r) => r.coldCpu / r.astGrepFirstCpu).toFixed(2),
     repeat.toFixed(2),
     idle.toFixed(2),
     m((r) => r.rssMb).toFixed(0),
