@@ -167,4 +167,19 @@ describe("debug with node: JavaScript", () => {
     expect(output).toContain("from worker 42\n");
     expect(output).toContain("[sidecar debugger] the program started a worker thread");
   }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("a child the program forks runs undebugged instead of waiting for a debugger", async () => {
+    requireNode();
+    await using dir = await tempDir();
+    await dir.write({
+      "package.json": "{}\n",
+      "forker.js": 'const { fork } = require("node:child_process");\nif (process.argv[2] === "child") {\n  console.log("child ran");\n  process.exit(0);\n}\nfork(__filename, ["child"]).on("exit", (code) => console.log("child exited", code));\n',
+    });
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    const launched = await h.ok({ operation: "launch", program: "forker.js" });
+    expect(launched.data).toMatchObject({ state: "exited", exit_code: 0 });
+    const output = (await h.ok({ operation: "output" })).data.output;
+    expect(output).toContain("child ran\n");
+    expect(output).toContain("child exited 0\n");
+  }, ADAPTER_TEST_TIMEOUT_MS);
 });

@@ -34,6 +34,13 @@ export const CAPABILITIES: DebugProtocol.Capabilities = {
   ],
 };
 
+/**
+ * fork() and new Worker() hand the program's execArgv to the process or thread they start: with our
+ * --inspect-brk in it, a forked child stopped before its first line waiting for a debugger nobody
+ * attaches, and the program waited on it for ever. Taken out before the program runs, they run free.
+ */
+const WITHOUT_INSPECT_FLAGS = "process.execArgv.splice(0, process.execArgv.length, ...process.execArgv.filter((flag) => !/^--inspect/.test(flag))), undefined";
+
 /** Scripts whose frames steps pass through, as VS Code's js-debug skips `<node_internals>`: Node's own and tsx's loader. */
 const SKIPPED_SCRIPTS = ["^node:", "/node_modules/tsx/"];
 
@@ -201,6 +208,7 @@ export class NodeAdapter {
     if (this.starting && !hit) {
       // `--inspect-brk`'s stop before the first line: breakpoints are placed, so the program runs on.
       this.starting = false;
+      if (this.launched) await cdp.send("Runtime.evaluate", { expression: WITHOUT_INSPECT_FLAGS }).catch(() => undefined);
       await this.book().placeInLoadedScripts();
       await cdp.send("Debugger.resume", {});
       return;
