@@ -1,6 +1,7 @@
 // Reading a stopped program: threads, stack, scopes, variables, evaluate — capped, with fresh ids.
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { capList, capValue } from "../tool/budget.ts";
+import { paged } from "../tool/paging.ts";
 import { ToolFailure } from "../answer/failure.ts";
 import type { DebugSession } from "./session.ts";
 import { shownFrame, topFrame, type ReportFrame } from "./stop-report.ts";
@@ -65,19 +66,12 @@ export async function variables(session: DebugSession, reference: number, offset
   });
   const hidden = new Set(session.adapter.hiddenVariables);
   const children = (body?.variables ?? []).filter((variable) => !hidden.has(variable.name));
-  const page = children.slice(offset, offset + VARIABLES_CAP);
-  const end = offset + page.length;
-  const note =
-    offset >= children.length && children.length > 0
-      ? `offset ${offset} is past the last of ${children.length} children; pass an offset below ${children.length}`
-      : offset > 0 || end < children.length
-        ? `${offset + (page.length ? 1 : 0)}–${end} of ${children.length} shown${end < children.length ? `; pass offset ${end} for the next ${Math.min(VARIABLES_CAP, children.length - end)}` : ""}`
-        : "";
+  const page = paged(children, offset, VARIABLES_CAP);
   return {
-    variables: page.map((variable): ShownVariable => shownVariable(session, variable, handle.threadId)),
-    total: children.length,
+    variables: page.items.map((variable): ShownVariable => shownVariable(session, variable, handle.threadId)),
+    total: page.total,
     offset,
-    note,
+    note: page.note,
   };
 }
 

@@ -1,5 +1,6 @@
 // The `lsp` tool's actions: a validated call becomes one domain query, answered as text and data.
 import { capText } from "../tool/budget.ts";
+import { paged, type Page } from "../tool/paging.ts";
 import { ToolFailure } from "../answer/failure.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
 import { shownPath } from "../workspace/shown-path.ts";
@@ -182,27 +183,6 @@ async function projectDiagnostics(services: LanguageServices, offset: number | u
   reply.text = `${check.notes.join("\n")}\n${reply.text}`;
   reply.data.note = [reply.data.note, ...check.notes].filter(Boolean).join("; ");
   return reply;
-}
-
-export interface Page<T> {
-  items: T[];
-  shown: number;
-  total: number;
-  offset: number;
-  /** "50 of 142 shown (1–50); pass offset 50 for the next", or "" when all are shown. */
-  note: string;
-}
-
-/** One page of a list: `max` rows from `offset`, saying what was left out and how to get it. */
-export function paged<T>(rows: readonly T[], offset = 0, max: number): Page<T> {
-  const items = rows.slice(offset, offset + max);
-  const total = rows.length;
-  if (offset > 0 && offset >= total) {
-    throw new ToolFailure(`offset ${offset} is past the end: there are ${total} row(s). Pass an offset below ${total}, or omit it for the first page.`, { code: "invalid_arguments" });
-  }
-  const end = offset + items.length;
-  const note = items.length === total ? "" : `${items.length} of ${total} shown (${offset + 1}–${end})${end < total ? `; pass offset ${end} for the next` : ""}`;
-  return { items, shown: items.length, total, offset, note };
 }
 
 function listed<T extends object>(action: string, page: Page<T>, lines: string[], emptyText: string, status?: string): LspAnswer {

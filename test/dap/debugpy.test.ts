@@ -173,13 +173,15 @@ describe("debug with debugpy", () => {
     const children = await h.ok({ operation: "variables", reference: items.reference });
     expect(children.data.variables).toHaveLength(50);
     const total = children.data.total;
-    expect(children.data.note).toBe(`1–50 of ${total} shown; pass offset 50 for the next 50`);
+    expect(children.data.note).toBe(`50 of ${total} shown (1–50); pass offset 50 for the next`);
     expect(children.text).toContain(children.data.note);
     const next = await h.ok({ operation: "variables", reference: items.reference, offset: 50 });
     expect(next.data.variables[0].name).toBe("050");
     const last = await h.ok({ operation: "variables", reference: items.reference, offset: 100 });
     expect(last.data.variables).toHaveLength(total - 100);
-    expect(last.data.note).toBe(`101–${total} of ${total} shown`);
+    expect(last.data.note).toBe(`${total - 100} of ${total} shown (101–${total})`);
+    const past = await h.call({ operation: "variables", reference: items.reference, offset: total });
+    expect(past.text).toContain(`offset ${total} is past the end: there are ${total} row(s)`);
     // debugpy lists 100 items and a "more" entry for the rest, which expands like any other.
     const more = last.data.variables.find((x: { name: string }) => x.name === "more");
     const rest = await h.ok({ operation: "variables", reference: more.reference });

@@ -301,14 +301,21 @@ describe("ast_grep matches by syntax", () => {
     expect(r.data.notes).toEqual(["1 file(s) over the size limit were not searched"]);
   });
 
-  test("past max_results the answer says N of M shown and still counts them all", async () => {
+  test("past max_results the answer says N of M shown, counts them all, and offset pages on", async () => {
     await using dir = await tempDir();
     await dir.write({ "a.go": `package main\nfunc main() {\n${"\tfmt.Println(1)\n".repeat(7)}}\n` });
     await using t = await startTestRun(dir.path, PARSER);
     const r = await call(await t.client(), "ast_grep", { pattern: "fmt.Println($A)", path: "a.go", max_results: 3 });
     expect(r.data.total).toBe(7);
     expect(r.data.shown).toBe(3);
-    expect(r.text).toContain("3 of 7 shown");
+    expect(r.text).toContain("3 of 7 shown (1–3); pass offset 3 for the next");
+    // The pages of docs/tools.md: the next, the last, and past the end said plainly.
+    const last = await call(await t.client(), "ast_grep", { pattern: "fmt.Println($A)", path: "a.go", max_results: 3, offset: 6 });
+    expect(last.text).toContain("1 of 7 shown (7–7)");
+    expect((last.data.matches as MatchOut[]).map((m) => m.start.line)).toEqual([9]);
+    const past = await (await t.client()).callTool({ name: "ast_grep", arguments: { pattern: "fmt.Println($A)", path: "a.go", offset: 7 } });
+    expect(past.isError).toBe(true);
+    expect((past.content as { text: string }[])[0]!.text).toBe("offset 7 is past the end: there are 7 row(s). Pass an offset below 7, or omit it for the first page.");
   });
 
   test("a file changed on disk is searched afresh, not answered from the parse cache", async () => {
