@@ -156,11 +156,6 @@ export function defaultExceptionFilters(available: readonly DebugProtocol.Except
   return available.filter((filter) => filter.filter === "uncaught" || filter.default).map((filter) => filter.filter);
 }
 
-/** "raised (Raised Exceptions), uncaught (…)" — how the adapter's filters are named to the agent. */
-export function describeFilters(available: readonly DebugProtocol.ExceptionBreakpointsFilter[]): string {
-  return available.map((filter) => `${filter.filter} (${filter.label})`).join(", ");
-}
-
 /**
  * Sends the chosen exception filters (or, when none were chosen, `uncaught` and the adapter's
  * defaults); says which asked-for filters the adapter does not have.

@@ -18,7 +18,7 @@ import { OutputRing } from "./output-ring.ts";
 import { attachChildProcess } from "./child-process.ts";
 import { DebugSession, type StartedSession } from "./session.ts";
 
-/** A session's hard lifetime (SPEC: 30 minutes); the run config may shorten it. */
+/** A session's hard lifetime (30 minutes, docs/debug.md); the run config may shorten it. */
 export const SESSION_TTL_MS = 30 * 60_000;
 /** How long a control call waits for the next stop before answering "still running". */
 export const STOP_WAIT_MS = 15_000;

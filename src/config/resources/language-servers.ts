@@ -32,4 +32,3 @@ export const languageServerSettings = configObject({
   initializeTimeoutSeconds: v.optional(v.pipe(v.number("expected seconds as a number"), v.minValue(1, "expected at least 1 second"), v.maxValue(3600, "expected at most 3600 seconds (an hour)"))),
 });
 export type LanguageServerSettings = v.InferOutput<typeof languageServerSettings>;
-export type ServerOverride = v.InferOutput<typeof serverOverride>;
