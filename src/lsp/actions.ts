@@ -108,7 +108,7 @@ export async function answerLspCall(services: LanguageServices, call: LspCall, s
       const target = await locateAddress(supervisor, call, action, signal);
       const rows = await codeActions(target, signal);
       const page = paged(rows, call.offset, LOCATIONS_CAP);
-      const lines = page.items.map((a) => `- ${a.title}${a.kind ? ` [${a.kind}]` : ""}${a.preferred ? " (preferred)" : ""}`);
+      const lines = page.items.map((a) => `${a.number}. ${a.title}${a.kind ? ` [${a.kind}]` : ""}${a.preferred ? " (preferred)" : ""}`);
       return listed(action, page, lines, rows.length ? "" : `The server offers no code actions at ${target.label}.`);
     }
     case "symbols": {

@@ -7,6 +7,8 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
   workspace: {
     workspaceFolders: true,
     configuration: true,
+    // A command's edits come back as workspace/applyEdit: captured into code_action's stage, never written (client.ts).
+    applyEdit: true,
     didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
     symbol: { dynamicRegistration: true },
     workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] },
@@ -26,6 +28,8 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
     documentSymbol: { hierarchicalDocumentSymbolSupport: true },
     rename: { prepareSupport: true },
     codeAction: {
+      dataSupport: true,
+      resolveSupport: { properties: ["edit"] },
       codeActionLiteralSupport: {
         codeActionKind: { valueSet: ["", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite", "source", "source.organizeImports"] },
       },

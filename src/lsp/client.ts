@@ -2,7 +2,7 @@
 import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { pathToFileURL } from "node:url";
-import type { Diagnostic, ProtocolConnection, ServerCapabilities } from "vscode-languageserver-protocol/node";
+import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, Diagnostic, ProtocolConnection, ServerCapabilities, WorkspaceEdit } from "vscode-languageserver-protocol/node";
 import { exited, hasExited, spawnGroup, stopGroup } from "../process/group.ts";
 import { ToolFailure } from "../answer/failure.ts";
 import type { ServerSpec } from "./catalog.ts";
@@ -72,6 +72,9 @@ export class LanguageServerClient {
   /** How many times a query was asked again after "content modified" (status and tests read it). */
   contentModifiedRetries = 0;
   lastActivity = Date.now();
+  /** While a command runs for code_action: the edits the server asks to apply, kept instead. */
+  private editCapture: WorkspaceEdit[] | undefined;
+  private capturing: Promise<unknown> = Promise.resolve();
   private sequence = 0;
   private stderr = "";
   /** Set when the server sent something unreadable; the stream is then out of step for good. */
@@ -101,6 +104,25 @@ export class LanguageServerClient {
       throw new ServerGone(spec.id, this.exitDescription());
     });
     this.gone.catch(() => {});
+  }
+
+  /**
+   * Runs `work` (a workspace/executeCommand) taking every workspace/applyEdit the server sends
+   * meanwhile instead of refusing it: answered applied, kept for the caller to stage. One at a
+   * time per server, so two commands' edits never mix.
+   */
+  async capturingEdits<T>(work: () => Promise<T>): Promise<{ result: T; edits: WorkspaceEdit[] }> {
+    const turn = this.capturing.then(async () => {
+      const edits: WorkspaceEdit[] = [];
+      this.editCapture = edits;
+      try {
+        return { result: await work(), edits };
+      } finally {
+        this.editCapture = undefined;
+      }
+    });
+    this.capturing = turn.catch(() => undefined);
+    return turn;
   }
 
   static async start(options: StartOptions): Promise<LanguageServerClient> {
@@ -380,8 +402,13 @@ export class LanguageServerClient {
       }
       return null;
     });
-    // The sidecar applies edits itself, atomically; a server asking to edit on its own is refused.
-    c.onRequest("workspace/applyEdit", () => ({ applied: false, failureReason: "sidecar applies edits itself" }));
+    // The sidecar applies edits itself, atomically: a server's edit is taken only while a command
+    // code_action runs (into its stage, written by resolve); any other is refused.
+    c.onRequest("workspace/applyEdit", (params: ApplyWorkspaceEditParams): ApplyWorkspaceEditResult => {
+      if (!this.editCapture) return { applied: false, failureReason: "sidecar applies edits itself" };
+      this.editCapture.push(params.edit);
+      return { applied: true };
+    });
     c.onRequest("workspace/diagnostic/refresh", () => null);
     c.onNotification("window/logMessage", (params: { message?: string }) => {
       const analysis = this.spec.startupAnalysis;

@@ -115,12 +115,42 @@ export async function hover(target: Target, signal?: AbortSignal): Promise<strin
 }
 
 export interface CodeActionRow {
+  /** 1-based, as code_action takes it. */
+  number: number;
   title: string;
   kind?: string;
   preferred?: boolean;
 }
 
-export async function codeActions(target: Target, signal?: AbortSignal): Promise<CodeActionRow[]> {
+/** Listings kept per server, so code_action's numbers are the ones lsp code_actions showed. */
+const LISTINGS_KEPT = 32;
+const listings = new WeakMap<LanguageServerClient, Map<string, (Command | CodeAction)[]>>();
+
+function listingKey(target: Target): string {
+  return `${target.document.uri}\0${target.document.version}\0${target.position.line}:${target.position.character}`;
+}
+
+/**
+ * The list `lsp code_actions` last showed for this place of this version of the file: asked again,
+ * a server may order or word its actions differently (tsserver lists more once its diagnostics are
+ * in), and "action 2" must be the second action the model saw. Undefined once the file changed.
+ */
+export function listedCodeActions(target: Target): (Command | CodeAction)[] | undefined {
+  return listings.get(target.handle.client)?.get(listingKey(target));
+}
+
+/** The server's actions at the target, as it sent them (an edit, a command, or one to resolve). */
+export async function codeActionList(target: Target, signal?: AbortSignal): Promise<(Command | CodeAction)[]> {
+  const actions = await askCodeActions(target, signal);
+  let kept = listings.get(target.handle.client);
+  if (!kept) listings.set(target.handle.client, (kept = new Map()));
+  kept.delete(listingKey(target));
+  kept.set(listingKey(target), actions);
+  if (kept.size > LISTINGS_KEPT) kept.delete(kept.keys().next().value!);
+  return actions;
+}
+
+async function askCodeActions(target: Target, signal?: AbortSignal): Promise<(Command | CodeAction)[]> {
   const { client } = target.handle;
   const range = { start: target.position, end: { line: target.position.line, character: target.position.character + target.length } };
   // Quick fixes are offered for the diagnostics passed in: on a file just opened the cache is empty,
@@ -130,12 +160,29 @@ export async function codeActions(target: Target, signal?: AbortSignal): Promise
   const onLine = current.filter(
     (d) => d.range.start.line <= target.position.line && d.range.end.line >= target.position.line,
   );
-  const answer = await client.query<(Command | CodeAction)[] | null>(
-    "textDocument/codeAction",
-    { textDocument: { uri: target.document.uri }, range, context: { diagnostics: onLine, triggerKind: 1 } },
-    signal,
-  );
-  return (answer ?? []).map((a) => ({ title: a.title, ...("kind" in a && a.kind ? { kind: a.kind } : {}), ...("isPreferred" in a && a.isPreferred ? { preferred: true } : {}) }));
+  const ask = (only?: string[]) =>
+    client.query<(Command | CodeAction)[] | null>(
+      "textDocument/codeAction",
+      { textDocument: { uri: target.document.uri }, range, context: { diagnostics: onLine, triggerKind: 1, ...(only ? { only } : {}) } },
+      signal,
+    );
+  const actions = (await ask()) ?? [];
+  // tsserver offers its source actions (organize imports) only to a request that names them: asked
+  // for too when the server says it has some, each title once.
+  const provider = client.capabilities.codeActionProvider;
+  const sourceKinds = (typeof provider === "object" ? (provider.codeActionKinds ?? []) : []).filter((kind) => kind === "source" || kind.startsWith("source."));
+  if (sourceKinds.length === 0) return actions;
+  const titles = new Set(actions.map((a) => a.title));
+  return [...actions, ...((await ask(sourceKinds)) ?? []).filter((a) => !titles.has(a.title))];
+}
+
+export async function codeActions(target: Target, signal?: AbortSignal): Promise<CodeActionRow[]> {
+  return (await codeActionList(target, signal)).map((a, i) => ({
+    number: i + 1,
+    title: a.title,
+    ...("kind" in a && a.kind ? { kind: a.kind } : {}),
+    ...("isPreferred" in a && a.isPreferred ? { preferred: true } : {}),
+  }));
 }
 
 const OFFERED_ACTIONS = [

@@ -175,7 +175,7 @@ export class StagedEdits {
     const edit = found?.surface === surface ? found : undefined;
     if (!edit) {
       const known = [...this.edits.values()].filter((e) => e.state === "staged" && e.surface === surface).map((e) => e.id);
-      throw new ToolFailure(`There is no staged edit ${JSON.stringify(id)}. ${known.length > 0 ? `Staged now: ${known.join(", ")}.` : "Nothing is staged; call ast_edit or symbol_edit first."}`, {
+      throw new ToolFailure(`There is no staged edit ${JSON.stringify(id)}. ${known.length > 0 ? `Staged now: ${known.join(", ")}.` : "Nothing is staged; call ast_edit, symbol_edit or code_action first."}`, {
         code: "unknown_edit",
         staged: known,
       });

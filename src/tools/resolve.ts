@@ -1,4 +1,4 @@
-// resolve: accepts (writes atomically) or discards an edit staged by ast_edit or symbol_edit (write tier).
+// resolve: accepts (writes atomically) or discards an edit staged by ast_edit, symbol_edit or code_action (write tier).
 import * as v from "valibot";
 import { defineTool } from "../tool/define.ts";
 import type { SyntaxService } from "../syntax/service.ts";
@@ -12,7 +12,7 @@ export function resolveTool(syntax: SyntaxService) {
     tier: "write",
     description,
     input: v.strictObject({
-      edit_id: v.pipe(v.string("expected an edit id such as \"edit_1\""), v.description("From ast_edit's or symbol_edit's (proposed) answer.")),
+      edit_id: v.pipe(v.string("expected an edit id such as \"edit_1\""), v.description("From the (proposed) answer of ast_edit, symbol_edit or code_action.")),
       action: v.pipe(
         v.picklist(["accept", "discard"], "expected \"accept\" or \"discard\""),
         v.description("accept writes every file of the edit (all or none; refused if one changed since it was staged); discard drops it, writing nothing."),

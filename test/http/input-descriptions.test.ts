@@ -8,7 +8,7 @@ import { tempDir } from "../helpers/temp-dir.ts";
 import { vibeConfig } from "../workers/helpers.ts";
 
 /** The tools a run with every resource serves; the check covers whatever else it lists too. */
-const EVERY_TOOL = ["lsp", "lsp_rename", "ast_grep", "ast_edit", "resolve", "symbol_edit", "debug", "eval", "ask_user", "vibe_spawn", "vibe_send", "vibe_wait", "vibe_kill", "vibe_list"];
+const EVERY_TOOL = ["lsp", "lsp_rename", "ast_grep", "ast_edit", "resolve", "symbol_edit", "code_action", "debug", "eval", "ask_user", "vibe_spawn", "vibe_send", "vibe_wait", "vibe_kill", "vibe_list"];
 
 /** Each property of a JSON Schema, at any depth (object properties, array items, branches), by its path. */
 function properties(schema: Record<string, unknown>, path = ""): [string, Record<string, unknown>][] {

@@ -3,14 +3,13 @@
 // file's own unit with its blank-line habit, the project's checker is clean after, and an edit that
 // breaks the syntax is refused before it is staged.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
 import { call, requireBinary } from "./fixtures.ts";
-import { writeSymbolProjects } from "./symbol-fixtures.ts";
+import { projectChecker, writeSymbolProjects } from "./symbol-fixtures.ts";
 
 let dir: TempDir;
 let run: TestRun;
@@ -31,16 +30,7 @@ afterAll(async () => {
 
 const read = (file: string) => readFile(join(dir.path, file), "utf8");
 
-/** What the project's own checker says: "" when clean. */
-function checker(folder: string, command: string, args: string[]): string {
-  try {
-    execFileSync(command, args, { cwd: join(dir.path, folder), stdio: "pipe", env: { ...process.env, GOFLAGS: "-mod=mod" } });
-    return "";
-  } catch (error) {
-    const e = error as { stdout?: Buffer; stderr?: Buffer };
-    return `${e.stdout ?? ""}${e.stderr ?? ""}` || String(error);
-  }
-}
+const checker = (folder: string, command: string, args: string[]) => projectChecker(dir.path, folder, command, args);
 
 /** Stages, checks the proposal wrote nothing, accepts, and answers resolve's text. */
 async function stageAndAccept(file: string, args: Record<string, unknown>): Promise<{ staged: string; accepted: string }> {

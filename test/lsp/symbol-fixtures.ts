@@ -1,5 +1,7 @@
 // One small project per language (TypeScript, Python, Go, C), each with a class-like type, a method,
 // a doc comment, a caller and a duplicate name: what name paths, body and symbol_edit are tested on.
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import type { TempDir } from "../helpers/temp-dir.ts";
 import { requireBinary } from "./fixtures.ts";
 
@@ -103,4 +105,15 @@ export const SYMBOL_PROJECTS = {
 /** clangd finds the C project by its compile_commands.json, which names the folder. */
 export function cProject(dir: string): Record<string, string> {
   return { "c/compile_commands.json": JSON.stringify([{ directory: `${dir}/c`, file: "calc.c", arguments: ["cc", "-std=c11", "-c", "calc.c"] }]) };
+}
+
+/** What a project's own checker (tsc, pyright, go vet, clang) says in one of its folders: "" when clean. */
+export function projectChecker(dir: string, folder: string, command: string, args: string[]): string {
+  try {
+    execFileSync(command, args, { cwd: join(dir, folder), stdio: "pipe" });
+    return "";
+  } catch (error) {
+    const e = error as { stdout?: Buffer; stderr?: Buffer };
+    return `${e.stdout ?? ""}${e.stderr ?? ""}` || String(error);
+  }
 }
