@@ -83,7 +83,7 @@ describe("docs/clients.md", () => {
         error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out),
       ),
     );
-    expect(stdout.trim().split(" ").sort()).toEqual(["ask_user", "ast_edit", "ast_grep", "debug", "eval", "code_action", "lsp", "lsp_rename", "resolve", "symbol_edit"]);
+    expect(stdout.trim().split(" ").sort()).toEqual(["ask_user", "ast_edit", "ast_grep", "code_action", "debug", "eval", "lsp", "lsp_rename", "resolve", "symbol_edit"]);
     expect(sidecar.ready.url).toBe(`http://127.0.0.1:${port}/mcp`);
   }, 90_000);
 });

@@ -9,7 +9,7 @@ import { ConfigError, parseConfig, settle } from "../../src/config/load.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
-const DEFAULT_TOOLS = ["ask_user", "ast_edit", "ast_grep", "debug", "eval", "code_action", "lsp", "lsp_rename", "resolve", "symbol_edit"];
+const DEFAULT_TOOLS = ["ask_user", "ast_edit", "ast_grep", "code_action", "debug", "eval", "lsp", "lsp_rename", "resolve", "symbol_edit"];
 
 function effective(json: unknown) {
   return settle(withEmbeddedDefaults(parseConfig(json)), {}, "/");

@@ -84,7 +84,7 @@ describe("docs/clients.md over stdio", () => {
       symlinkSync(join(ROOT, "node_modules"), join(dir.path, "node_modules"));
       const env = { ...process.env, PATH: `${await sidecarOnPath(dir.path)}:${process.env.PATH}` };
       const stdout = await run(process.execPath, [snippet], { cwd: dir.path, env });
-      expect(stdout.trim().split(" ").sort()).toEqual(["ask_user", "ast_edit", "ast_grep", "debug", "eval", "code_action", "lsp", "lsp_rename", "resolve", "symbol_edit"]);
+      expect(stdout.trim().split(" ").sort()).toEqual(["ask_user", "ast_edit", "ast_grep", "code_action", "debug", "eval", "lsp", "lsp_rename", "resolve", "symbol_edit"]);
     },
     SPAWNED_TEST_MS,
   );
