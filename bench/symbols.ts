@@ -69,7 +69,8 @@ async function overhead(): Promise<void> {
 
 /** The statements of the body the `body` rows show, plus a comment line: a change that changes no behaviour. */
 function touchedBody(rows: { line: number; text: string }[], hashComments: boolean): string {
-  const code = (t: string) => !/^\s*(\/\/|\/\*|\*|#|@)/.test(t);
+  // `#` starts a comment only in Python: `#calculateDelay() {` is a TypeScript private method.
+  const code = (t: string) => !(hashComments ? /^\s*(#|@)/ : /^\s*(\/\/|\/\*|\*|@)/).test(t);
   const opens = rows.findIndex((r) => code(r.text) && (r.text.includes("{") || r.text.trimEnd().endsWith(":")));
   const braced = rows[opens]!.text.includes("{");
   const inner = rows.slice(opens + 1, braced ? rows.length - 1 : rows.length).map((r) => r.text);
