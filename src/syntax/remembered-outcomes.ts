@@ -5,8 +5,8 @@ import type { MatchRecord } from "./match-record.ts";
 
 /** Searches remembered per file; past this the oldest go. */
 const MAX_SEARCHES = 16;
-/** A file with more matches than this is searched again rather than remembered (a `$X` over it would hold thousands). */
-export const MAX_REMEMBERED_MATCHES = 200;
+/** A file with more matches than this is searched again rather than remembered (a `$X` over it would hold tens of thousands); imgui.cpp has 313 lines with `IM_ASSERT(`, and 200 left it to be parsed again on every repeat. */
+export const MAX_REMEMBERED_MATCHES = 1000;
 
 export interface RememberedOutcome {
   count: number;
