@@ -29,7 +29,7 @@ describe("check-config", () => {
       expect(stdout).not.toContain("plan-secret");
       expect(() => parseConfig(effective)).not.toThrow();
       expect(stderr).toContain(`sidecar: ${path} is valid.`);
-      expect(stderr).toContain("surface default sees 7 tools: lsp, lsp_rename, ast_grep, ast_edit, resolve, debug, ask_user");
+      expect(stderr).toContain("surface default sees 9 tools: lsp, lsp_rename, ast_grep, ast_edit, resolve, symbol_edit, code_action, debug, ask_user");
       expect(stderr).toContain("surface plan sees 3 tools: lsp, ast_grep, ask_user");
     });
   });
