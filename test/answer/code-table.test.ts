@@ -16,8 +16,12 @@ import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
 import { vibeConfig } from "../workers/helpers.ts";
 
-/** Per-call bound: a cold pyright or debugpy on a loaded machine is slow. */
-const CALL_TIMEOUT_MS = 120_000;
+/**
+ * Per-call bound: a cold pyright or debugpy on a loaded machine is slow, and an lsp call may wait
+ * out a server's start-up indexing (INDEXING_WAIT_MS, 60 s) and then its own wait on the same
+ * progress: not_ready from the indexing stand-in took 60 s alone and over 120 s in the full suite.
+ */
+const CALL_TIMEOUT_MS = 200_000;
 
 interface Answer {
   code: string | undefined;
