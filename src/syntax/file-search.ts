@@ -95,6 +95,10 @@ const WORK_BETWEEN_YIELDS_MS = 20;
  * spent 7–9 % of its time waiting on it (setImmediate: about 0.01 ms; a message posted meanwhile is
  * still delivered first).
  */
+/** True when work is waiting that a parse ahead of need should give way to (fillOne). */
+export type GiveWay = () => boolean;
+const NEVER_GIVE_WAY: GiveWay = () => false;
+
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
@@ -192,12 +196,25 @@ export class FileSearcher {
    * Parses one file whose first tree was freed, from its cached text, and keeps the tree; then one
    * file given to prime. False once none is left. A file changed or evicted since is passed over.
    */
-  async fillOne(): Promise<boolean> {
-    return (await this.refillOne()) || (await this.primeOne());
+  async fillOne(giveWay: GiveWay = NEVER_GIVE_WAY): Promise<boolean> {
+    return (await this.refillOne(giveWay)) || (await this.primeOne(giveWay));
+  }
+
+  /**
+   * Parses `text` unless `giveWay` says other work is waiting, checked while the parse runs: a
+   * 600 KB C++ file takes half a second to parse before the engine has optimised its grammar, and a
+   * search asked meanwhile waited for all of it. Undefined when it gave way; the parser is reset, as
+   * tree-sitter otherwise resumes the abandoned parse on its next call, whatever text that is given.
+   */
+  private parseUnlessWaited(parser: Parser, text: string, giveWay: GiveWay): Tree | undefined {
+    const tree = parser.parse(text, null, giveWay === NEVER_GIVE_WAY ? undefined : { progressCallback: () => giveWay() });
+    if (tree) return tree;
+    parser.reset();
+    return undefined;
   }
 
   /** Parses one file given to prime, and keeps it with its tree; false once none is left or the budget is spent. */
-  private async primeOne(): Promise<boolean> {
+  private async primeOne(giveWay: GiveWay): Promise<boolean> {
     while (this.unprimed.length > 0) {
       const file = this.unprimed.pop()!;
       if (this.cache.peek(file.path)) continue; // a search read it first
@@ -213,8 +230,11 @@ export class FileSearcher {
       }
       if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) continue;
       const text = bytes.toString("utf8");
-      const tree = (await this.parser(file.language!)).parse(text);
-      if (!tree) continue;
+      const tree = this.parseUnlessWaited(await this.parser(file.language!), text, giveWay);
+      if (!tree) {
+        this.unprimed.push(file); // parsed ahead later, once nothing waits
+        return true;
+      }
       // A search may have put the file while the parser loaded.
       if (this.cache.peek(file.path)) tree.delete();
       else this.cache.put({ ...file, language: file.language!, text, tree });
@@ -224,12 +244,16 @@ export class FileSearcher {
   }
 
   /** Parses one file whose first tree was freed again, from its cached text, and keeps the tree; false once none is left. */
-  private async refillOne(): Promise<boolean> {
+  private async refillOne(giveWay: GiveWay): Promise<boolean> {
     for (const path of this.unfilled) {
       this.unfilled.delete(path);
       const entry = this.cache.peek(path);
       if (!entry || entry.tree) continue;
-      const tree = (await this.parser(entry.language)).parse(entry.text);
+      const tree = this.parseUnlessWaited(await this.parser(entry.language), entry.text, giveWay);
+      if (!tree) {
+        this.unfilled.add(path); // kept later, once nothing waits
+        return true;
+      }
       // The entry may have been evicted while the parser loaded; a tree is kept only on a live one.
       if (tree && this.cache.peek(path) === entry && !entry.tree) entry.tree = tree;
       else tree?.delete();

@@ -43,6 +43,15 @@ let queue: Promise<void> = Promise.resolve();
 let waiting = 0;
 let filling = false;
 
+/** The pool's count of messages posted to this worker, and this worker's place in it (hello). */
+let posted: Int32Array | undefined;
+let slot = 0;
+/** Messages this worker has heard since its hello (the hello included), to compare with `posted`. */
+let heard = 0;
+
+/** A message was posted that this worker has not heard: a parse ahead of need stops for it. */
+const messageWaiting = () => posted !== undefined && Atomics.load(posted, slot) > heard;
+
 /** How long a fill parses before it yields, so a message that arrived meanwhile is heard. */
 const FILL_SLICE_MS = 20;
 
@@ -69,7 +78,7 @@ function fillWhenIdle(): void {
       let more = true;
       while (more && waiting === 0) {
         const sliceEnd = performance.now() + FILL_SLICE_MS;
-        while (more && performance.now() < sliceEnd) more = await searcher.fillOne();
+        while (more && performance.now() < sliceEnd && !messageWaiting()) more = await searcher.fillOne(messageWaiting);
         await yieldToEventLoop();
       }
     } catch {
@@ -82,8 +91,13 @@ function fillWhenIdle(): void {
 
 self.onmessage = (event) => {
   const message = event.data;
+  heard++;
   switch (message.type) {
     case "hello":
+      // Counted from here on both sides: the pool sets this worker's count to 0 before posting it.
+      posted = new Int32Array(message.posted);
+      slot = message.slot;
+      heard = 1;
       runtime = message.runtime;
       homes = new FileHomes(message.homes, message.workers);
       searcher = new FileSearcher((id) => loader.parser(id), new ParseCache(message.cacheChars), { deferTrees: true });

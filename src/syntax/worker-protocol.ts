@@ -10,7 +10,11 @@ export type PackedJob = Omit<SearchJob, "files"> & { files: PackedFiles };
 
 export type ToWorker =
   /** Modules compiled once by the pool: every worker shares their machine code. */
-  | { type: "hello"; runtime: WebAssembly.Module; cacheChars: number; homes: SharedArrayBuffer; workers: number }
+  /**
+   * `posted` counts, at `slot`, the messages the pool posted this worker (a restarted one starts at
+   * 0): one the worker has not heard yet is waiting, and a parse ahead of need gives way to it.
+   */
+  | { type: "hello"; runtime: WebAssembly.Module; cacheChars: number; homes: SharedArrayBuffer; workers: number; posted: SharedArrayBuffer; slot: number }
   | { type: "grammar"; id: string; module: WebAssembly.Module }
   /**
    * Compile the pattern, then list a directory scope's files and split them between the workers

@@ -23,6 +23,8 @@ export class WorkerDied extends Error {}
 
 export interface WorkerSlot {
   worker: Worker;
+  /** Its place in the count of messages posted (ParseWorkers.posted). */
+  index: number;
   /** Settles once the worker answered its hello; a restarted worker gets a new one. */
   ready: Promise<void>;
   grammars: Set<string>;
@@ -48,6 +50,11 @@ export class ParseWorkers {
   private closing = false;
   /** Why workers are not used, when they are not (reported by doctor and the tool's stats). */
   fallbackReason: string | undefined;
+  /**
+   * Messages posted to each worker, counted here and read by the worker mid-parse: a parse ahead of
+   * need (its warm-up, the trees a search freed) stops for a message it has not heard yet.
+   */
+  private readonly posted: Int32Array;
 
   constructor(
     private readonly options: WorkerOptions,
@@ -55,7 +62,15 @@ export class ParseWorkers {
     private readonly modules: CompiledGrammars,
     /** The file homes every worker shares (file-homes.ts), a restarted worker too. */
     private readonly homes: SharedArrayBuffer,
-  ) {}
+  ) {
+    this.posted = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * Math.max(1, options.workers)));
+  }
+
+  /** Every message to a worker goes through here, so that it is counted before it is sent. */
+  private postTo(slot: WorkerSlot, message: ToWorker, worker: Worker = slot.worker): void {
+    Atomics.add(this.posted, slot.index, 1);
+    worker.postMessage(message);
+  }
 
   /**
    * Resolves once every started worker has done all it was given, the keeping of the trees a
@@ -74,7 +89,7 @@ export class ParseWorkers {
   /** Sends a message to every live worker, once they have started (none when they never did). */
   tell(message: ToWorker): void {
     void this.slots?.then((slots) => {
-      for (const slot of slots) slot.worker.postMessage(message);
+      for (const slot of slots) this.postTo(slot, message);
     });
   }
 
@@ -97,14 +112,14 @@ export class ParseWorkers {
     await slot.ready;
     await this.sendGrammars(slot, message.type === "job" ? [message.job.language] : message.type === "list" ? [message.language] : message.type === "compile" ? message.languages : []);
     const cancel = () => {
-      slot.worker.postMessage({ type: "cancel", id: message.id } satisfies ToWorker);
+      this.postTo(slot, { type: "cancel", id: message.id });
       slot.pending.get(message.id)?.reject(new SearchCancelled());
       slot.pending.delete(message.id);
     };
     try {
       return await new Promise((resolve, reject) => {
         slot.pending.set(message.id, { resolve, reject });
-        slot.worker.postMessage(message);
+        this.postTo(slot, message);
         if (signal?.aborted) cancel();
         else signal?.addEventListener("abort", cancel, { once: true });
       });
@@ -118,7 +133,7 @@ export class ParseWorkers {
   /** Posts a message nobody waits an answer to, once the worker is ready and holds these grammars. */
   async post(slot: WorkerSlot, message: Extract<ToWorker, { type: "prime" }>, languages: readonly string[]): Promise<void> {
     await this.sendGrammars(slot, languages);
-    slot.worker.postMessage(message);
+    this.postTo(slot, message);
   }
 
   /** Posts `slot` the grammars it does not hold yet, in order (a message sent after them finds them there). */
@@ -129,7 +144,7 @@ export class ParseWorkers {
       const worker = slot.worker;
       const module = await this.modules.grammarModule(language);
       if (slot.grammars.has(language) || slot.worker !== worker) continue;
-      worker.postMessage({ type: "grammar", id: language, module } satisfies ToWorker);
+      this.postTo(slot, { type: "grammar", id: language, module }, worker);
       slot.grammars.add(language);
     }
   }
@@ -155,7 +170,7 @@ export class ParseWorkers {
     this.modules.runtimeModule().catch(() => {});
     const started: WorkerSlot[] = [];
     try {
-      for (let k = 0; k < workers; k++) started.push(this.startSlot(spawnWorker));
+      for (let k = 0; k < workers; k++) started.push(this.startSlot(spawnWorker, k));
       await Promise.all(started.map((slot) => slot.ready));
       return started;
     } catch (error) {
@@ -165,9 +180,9 @@ export class ParseWorkers {
     }
   }
 
-  private startSlot(spawnWorker: SpawnWorker): WorkerSlot {
+  private startSlot(spawnWorker: SpawnWorker, index: number): WorkerSlot {
     const worker = spawnWorker();
-    const slot: WorkerSlot = { worker, ready: readyOrTimeout(worker), grammars: new Set(), pending: new Map() };
+    const slot: WorkerSlot = { worker, index, ready: readyOrTimeout(worker), grammars: new Set(), pending: new Map() };
     this.listen(slot, worker);
     return slot;
   }
@@ -193,7 +208,12 @@ export class ParseWorkers {
     worker.addEventListener("error", (event) => onDeath((event as ErrorEvent).message || "unknown error"));
     worker.addEventListener("close", () => onDeath("it exited"));
     this.modules.runtimeModule().then(
-      (runtime) => worker.postMessage({ type: "hello", runtime, cacheChars: this.options.cacheChars, homes: this.homes, workers: this.options.workers } satisfies ToWorker),
+      (runtime) => {
+        // A new worker has heard nothing: its count starts again.
+        Atomics.store(this.posted, slot.index, 0);
+        const { cacheChars, workers } = this.options;
+        this.postTo(slot, { type: "hello", runtime, cacheChars, homes: this.homes, workers, posted: this.posted.buffer as SharedArrayBuffer, slot: slot.index }, worker);
+      },
       (error: Error) => worker.dispatchEvent(new ErrorEvent("error", { message: `the tree-sitter runtime did not compile: ${error.message}` })),
     );
   }

@@ -55,6 +55,36 @@ describe("a searcher that defers trees", () => {
     expect(second.outcomes.map((o) => o.count)).toEqual(first.outcomes.map((o) => o.count));
   });
 
+  test("a fill gives way mid-parse when work waits, keeps the file for later, and the next parse is of its own text", async () => {
+    await using dir = await tempDir();
+    // Big enough that tree-sitter asks whether to go on many times within one parse.
+    await dir.write({ "big.py": "if isinstance(a, int):\n    b = [a, a + 1]\n".repeat(5000), "small.py": "isinstance(s, str)\nisinstance(t, str)\n" });
+    const cache = new ParseCache();
+    const searcher = new FileSearcher((id) => loader.parser(id), cache, { deferTrees: true });
+    const files = ["big.py", "small.py"].map((name) => {
+      const info = statSync(join(dir.path, name));
+      return { path: join(dir.path, name), size: info.size, mtimeMs: info.mtimeMs };
+    });
+    const big = files.slice(0, 1);
+    await searcher.run({ root: dir.path, language: "python", pattern: "isinstance($X, $T)", files: big });
+    let asked = 0;
+    // It stops at the 50th question, well into the file, yet says more is left: the freed tree is still to be kept.
+    expect(await searcher.fillOne(() => ++asked >= 50)).toBe(true);
+    expect(asked).toBe(50);
+    expect(cache.peek(files[0]!.path)?.tree).toBeUndefined();
+    // tree-sitter resumes an abandoned parse on its next call unless reset: this would parse big.py's
+    // rest. The same pattern, compiled already, so the next parse is small.py's.
+    const small = await searcher.run({ root: dir.path, language: "python", pattern: "isinstance($X, $T)", files: files.slice(1) });
+    expect(small.outcomes.map((o) => o.count)).toEqual([2]);
+    expect(small.outcomes[0]!.parseErrors ?? 0).toBe(0);
+    // With nothing waiting it is kept, and the next search of it parses nothing.
+    expect(await searcher.fillOne(() => false)).toBe(true);
+    expect(cache.peek(files[0]!.path)?.tree).toBeDefined();
+    const again = await searcher.run({ root: dir.path, language: "python", pattern: "isinstance($Y, int)", files: big });
+    expect(again.stats).toMatchObject({ parsed: 0, cached: 1 });
+    expect(again.outcomes.map((o) => o.count)).toEqual([5000]);
+  });
+
   test("without the option, the first parse is kept", async () => {
     await using dir = await tempDir();
     await dir.write(FILES);
