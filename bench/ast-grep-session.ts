@@ -69,6 +69,8 @@ interface Round {
   coldCpu: number;
   astGrepFirst: number;
   cold: number;
+  /** Of the cold call, the process's start: spawn to an initialized MCP session (no search yet). */
+  start: number;
   repeat: number;
   repeatIdle: number;
   rssMb: number;
@@ -105,6 +107,7 @@ async function round(language: string, workdir: string, astGrep: string, pattern
   const sidecar = await spawnSidecar([binary, "serve", "--config", config]);
   try {
     const client = await sidecar.connect();
+    const start = performance.now() - started;
     const first = await search(sidecar, client, patterns[0]!, language);
     const cold = performance.now() - started;
     const coldCpu = cpuSeconds(sidecar.child.pid!);
@@ -121,6 +124,7 @@ async function round(language: string, workdir: string, astGrep: string, pattern
       coldCpu,
       astGrepFirst: cli[0]!.ms,
       cold,
+      start,
       repeat,
       repeatIdle,
       rssMb,
@@ -131,7 +135,7 @@ async function round(language: string, workdir: string, astGrep: string, pattern
   }
 }
 
-const rows: string[][] = [["language", "ast-grep 5× ms", "session ms", "session ×", "session CPU ×", "cold ×", "cold CPU ×", "repeat ×", `after ${IDLE_SECONDS} s ×`, "RSS MB", "same counts"]];
+const rows: string[][] = [["language", "ast-grep 5× ms", "session ms", "session ×", "session CPU ×", "cold ×", "of it start ms", "cold CPU ×", "repeat ×", `after ${IDLE_SECONDS} s ×`, "RSS MB", "same counts"]];
 const ratios = { session: [] as number[], cold: [] as number[], repeat: [] as number[], idle: [] as number[] };
 const loads = [loadavg()[0]!];
 for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSIONS)) {
@@ -162,6 +166,7 @@ for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSION
     session.toFixed(2),
     m((r) => r.sessionCpu / r.astGrepSessionCpu).toFixed(2),
     cold.toFixed(2),
+    m((r) => r.start).toFixed(0),
     m((r) => r.coldCpu / r.astGrepFirstCpu).toFixed(2),
     repeat.toFixed(2),
     idle.toFixed(2),
