@@ -1,10 +1,10 @@
 // The Hono app of one run: guards (Host, Origin, token, size), /mcp, and the harness's own routes.
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { routeError, type RouteErrorCode } from "../answer/route-error.ts";
 import type { HarnessRoute } from "../host/harness-route.ts";
 import type { RunLog } from "../log/log.ts";
 import type { ToolRegistry, Surface } from "../tool/registry.ts";
+import { readBoundedBody } from "./body-limit.ts";
 import { openedAtOnce } from "./event-stream.ts";
 import { bearerToken, isLoopbackHost, isLoopbackOrigin, isWellFormedHost, matchToken } from "./guard.ts";
 import { acceptsOnlyJson, asJsonAnswer } from "./json-answer.ts";
@@ -12,7 +12,7 @@ import { negotiatedVersion, requestForSdk, resume } from "./resumable-streams.ts
 import { McpSessions, type McpSession, type ServerIdentity } from "./session-table.ts";
 import type { CallActivity } from "./tool-call.ts";
 
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export { MAX_BODY_BYTES } from "./body-limit.ts";
 
 export interface SurfaceToken extends Surface {
   token: string;
@@ -62,13 +62,14 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
     await next();
   });
 
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => failure(c, 413, "body_too_large", `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`),
-    }),
-  );
+  app.use("*", async (c, next) => {
+    const read = await readBoundedBody(c.req.raw);
+    // The body was drained: the answer reaches a client that writes it all before reading, and the
+    // connection closes after it rather than wait for more of a request already refused.
+    if (read.kind === "too_large") return failure(c, 413, "body_too_large", read.sentence, { Connection: "close" });
+    if (read.body) c.req.raw = new Request(c.req.raw, { body: read.body });
+    await next();
+  });
 
   for (const route of options.routes ?? []) {
     app.on(route.method, route.path, async (c) => {

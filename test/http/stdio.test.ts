@@ -16,6 +16,7 @@ import { expectProgressThenCancel, PROBE_TOOLS } from "../helpers/probe-tools.ts
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { isAlive, survivors } from "../helpers/processes.ts";
+import { jsonLines } from "../helpers/json-lines.ts";
 
 const SIDECAR = bunPrimitives.selfCommand;
 /** A spawned sidecar boots in seconds; on a loaded machine much longer. */
@@ -201,15 +202,3 @@ describe("a session attached in-process (probe tools)", () => {
     expect((await answers.next()).value).toMatchObject({ id: 2, result: { serverInfo: { name: "sidecar" } } });
   });
 });
-
-/** The JSON lines of a stream, as they arrive. */
-async function* jsonLines(stream: NodeJS.ReadableStream): AsyncGenerator<unknown> {
-  let buffered = "";
-  for await (const chunk of stream) {
-    buffered += chunk.toString();
-    for (let newline = buffered.indexOf("\n"); newline >= 0; newline = buffered.indexOf("\n")) {
-      yield JSON.parse(buffered.slice(0, newline));
-      buffered = buffered.slice(newline + 1);
-    }
-  }
-}
