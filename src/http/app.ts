@@ -9,7 +9,7 @@ import { openedAtOnce } from "./event-stream.ts";
 import { bearerToken, isLoopbackHost, isLoopbackOrigin, isWellFormedHost, matchToken } from "./guard.ts";
 import { acceptsOnlyJson, asJsonAnswer } from "./json-answer.ts";
 import { negotiatedVersion, requestForSdk, resume } from "./resumable-streams.ts";
-import { McpSessions, type McpSession, type ServerIdentity } from "./session-table.ts";
+import { MAX_SESSIONS_PER_SURFACE, McpSessions, type McpSession, type ServerIdentity } from "./session-table.ts";
 import type { CallActivity } from "./tool-call.ts";
 
 export { MAX_BODY_BYTES } from "./body-limit.ts";
@@ -113,7 +113,7 @@ export function createApp(options: AppOptions): { app: Hono<Env>; sessions: McpS
     };
     if (c.req.header("mcp-session-id") === undefined && isInitialize(body)) {
       if (!sessions.makeRoom(c.get("surface"))) {
-        return jsonRpcError(c, 503, -32000, "Too many of this token's MCP sessions have a call running; wait for one to finish, or close one (DELETE /mcp), and retry.");
+        return jsonRpcError(c, 503, -32000, `Too many sessions: all ${MAX_SESSIONS_PER_SURFACE} of this token's MCP sessions have a call running, the most a surface holds; wait for one to finish, or close one (DELETE /mcp), and retry.`);
       }
       return answer(await sessions.open(c.get("surface"), negotiatedVersion(body)));
     }

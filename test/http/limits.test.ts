@@ -136,7 +136,7 @@ describe("sessions per surface", () => {
       expect(JSON.parse(refused.body)).toEqual({
         jsonrpc: "2.0",
         id: null,
-        error: { code: -32000, message: "Too many of this token's MCP sessions have a call running; wait for one to finish, or close one (DELETE /mcp), and retry." },
+        error: { code: -32000, message: `Too many sessions: all ${MAX_SESSIONS_PER_SURFACE} of this token's MCP sessions have a call running, the most a surface holds; wait for one to finish, or close one (DELETE /mcp), and retry.` },
       });
       // Another surface's sessions are counted apart.
       expect((await postMcp(t, "plan", JSON.stringify(INITIALIZE))).status).toBe(200);
