@@ -7,6 +7,7 @@ import { mintSecret } from "../platform/secrets.ts";
 import { issueText } from "../validation/issue-text.ts";
 import { leadsOutOfWorkdir } from "../workspace/paths.ts";
 import { runConfigSchema, type ConnectedResources, type Resources, type RunConfig, type SurfaceSettings, type WorkspaceTrust } from "./schema.ts";
+import { jsonBreak } from "./json-break.ts";
 
 export const DEFAULT_LISTEN = "127.0.0.1:0";
 export const DEFAULT_SURFACES: Record<string, readonly Tier[]> = {
@@ -54,9 +55,17 @@ export function readConfigFile(path: string): RunConfig {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`The run config ${path} is not valid JSON: ${(error as Error).message}`);
+    throw new ConfigError(`The run config ${path} is not valid JSON: ${whereJsonBreaks(text, (error as Error).message, path)}`);
   }
   return parseConfig(json, `run config ${path}`);
+}
+
+/** Line, column, what JSON needs there, and what to do: the parser's own message names none of them. */
+function whereJsonBreaks(text: string, parserMessage: string, path: string): string {
+  const at = jsonBreak(text);
+  if (!at) return parserMessage;
+  const cut = at.found === "the end of the file" ? " The file ends too early (cut short?): complete it" : " Fix it there";
+  return `line ${at.line}, column ${at.column}: expected ${at.expected}, found ${at.found} (${parserMessage}).${cut}, then run \`sidecar check-config ${path}\`.`;
 }
 
 export function parseConfig(json: unknown, origin = "run config"): RunConfig {

@@ -69,4 +69,19 @@ describe("check-config", () => {
       expect(stderr).toContain(expected);
     });
   });
+
+  // JavaScriptCore's own message ("Property name must be a string literal") says neither where nor what to do.
+  test.each([
+    ['{\n  "listen": "127.0.0.1:0",\n', "line 3, column 1: expected a string in double quotes, found the end of the file", "The file ends too early (cut short?): complete it"],
+    ['{\n  "resources": {\n    "kernels": false\n', "line 4, column 1: expected ',' or '}', found the end of the file", "The file ends too early"],
+    ['{\n  "listen": "127.0.0.1:0",\n}\n', "line 3, column 1: expected another key after ',' (JSON allows no trailing comma), found \"}\"", "Fix it there"],
+  ])("broken JSON %j is placed: %s", async (text, place, advice) => {
+    await withConfig(text, (path) => {
+      const { code, stderr } = runCli(["check-config", path]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`The run config ${path} is not valid JSON: ${place} (JSON Parse error:`);
+      expect(stderr).toContain(`${advice}`);
+      expect(stderr).toContain(`then run \`sidecar check-config ${path}\`.`);
+    });
+  });
 });
