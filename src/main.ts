@@ -10,10 +10,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // flags of its own (--node, --listen), which the command table's parser does not know; so it is not in that table.
   if (argv[0] === "__dap-node") return (await import("./dap/node/main.ts")).runNodeDebugAdapter(argv.slice(1));
   const { command, flags, rest } = parseCommandLine(argv);
-  if (flags.version) {
-    process.stdout.write(`sidecar ${VERSION} (${COMMIT})\n`);
-    return 0;
-  }
+  if (flags.version) return printVersion();
   if (flags.help || command === undefined || command === "help") return printHelp(command, flags, rest);
   switch (command) {
     // Commands load lazily: a kernel or `--version` should not pay for the HTTP server and the MCP SDK.
@@ -31,11 +28,18 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import("./cli/console.ts")).consoleCommand(flags);
     case "completion":
       return (await import("./cli/completion.ts")).completionCommand(rest);
+    case "version":
+      return printVersion();
     case "__kernel-js": // hidden: the eval tool's JavaScript kernel (JS_KERNEL_COMMAND), started by the sidecar itself
       return (await import("./kernel/js-kernel.bun.ts")).runJavaScriptKernel();
     default:
       throw new Error(`The command ${JSON.stringify(command)} is in the command table but not dispatched here.`);
   }
+}
+
+function printVersion(): number {
+  process.stdout.write(`sidecar ${VERSION} (${COMMIT})\n`);
+  return 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -85,6 +85,10 @@ function parseWords(words: string[], flags: readonly FlagSpec[], spec: CommandSp
     }
     const value = inline ?? words[++i];
     if (value === undefined || (inline === undefined && value.startsWith("--"))) throw usage(`--${flag.name} needs a value: --${flag.name} ${flag.value}.`, spec);
+    if (flag.choices && !flag.choices.includes(value)) {
+      const guess = nearest(value, flag.choices);
+      throw usage(`--${flag.name} must be one of ${flag.choices.join(", ")}, not ${JSON.stringify(value)}.${guess ? ` Did you mean ${guess}?` : ""}`, spec);
+    }
     if (flag.multiple) values[flag.name] = [...((values[flag.name] as string[] | undefined) ?? []), value];
     else if (values[flag.name] !== undefined) throw usage(`--${flag.name} was given twice; give it once.`, spec);
     else values[flag.name] = value;

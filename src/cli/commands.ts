@@ -1,5 +1,8 @@
 // The commands and the flags each takes, as data: parsing, help, "did you mean" and shell completion read it.
 
+import { LOG_LEVELS } from "../log/log.ts";
+import { LOG_FORMATS } from "../log/log-line.ts";
+
 export interface FlagSpec {
   name: string;
   short?: string;
@@ -9,6 +12,8 @@ export interface FlagSpec {
   multiple?: boolean;
   /** What completion offers for the value. */
   complete?: "file" | "directory";
+  /** The only values accepted, when the set is closed: parsing refuses others, completion offers them. */
+  choices?: readonly string[];
   help: string;
 }
 
@@ -81,8 +86,8 @@ unless that is / or the home folder).`,
       { name: "surface", value: "NAME", help: 'With --stdio: whose tools the session gets (default "default").' },
       { name: "allow-remote", help: "Permit a non-loopback --listen address and foreign Host/Origin headers." },
       { name: "outlive-parent", help: "Keep serving after the process that started `serve` exits (for a launcher that starts the sidecar and exits); stop it with SIGTERM then." },
-      { name: "log-level", value: "LEVEL", help: "error, warn, info (default) or debug (every tool call). Applies to stderr and --log-file." },
-      { name: "log-format", value: "FORMAT", help: "text (default: a line a person reads) or json (one object per line: time, level, event, message, fields)." },
+      { name: "log-level", value: "LEVEL", choices: LOG_LEVELS, help: "error, warn, info (default) or debug (every tool call). Applies to stderr and --log-file." },
+      { name: "log-format", value: "FORMAT", choices: LOG_FORMATS, help: "text (default: a line a person reads) or json (one object per line: time, level, event, message, fields)." },
       { name: "log-file", value: "FILE", complete: "file", help: "Also append the log to FILE." },
     ],
     environment: [
@@ -156,6 +161,12 @@ Exits 1 when none of your sidecars is running, 2 when several are and --pid name
   fish:  sidecar completion fish > ~/.config/fish/completions/sidecar.fish`,
     flags: [],
     positionals: [{ name: "SHELL", required: true, choices: ["bash", "zsh", "fish"], help: "bash, zsh or fish" }],
+  },
+  {
+    name: "version",
+    summary: "Print the version and commit, as --version does",
+    description: "Prints `sidecar VERSION (COMMIT)` on stdout, the same line as `sidecar --version`.",
+    flags: [],
   },
   {
     name: "help",

@@ -15,11 +15,17 @@ const positionalWords = (spec: CommandSpec) => {
   return "";
 };
 
+function bashValues(flag: FlagSpec): string {
+  if (flag.choices) return `COMPREPLY=($(compgen -W "${flag.choices.join(" ")}" -- "$cur"))`;
+  if (flag.complete === "directory") return 'COMPREPLY=($(compgen -d -- "$cur"))';
+  return flag.complete === "file" ? 'COMPREPLY=($(compgen -f -- "$cur"))' : "COMPREPLY=()";
+}
+
 export function bashScript(): string {
   const commands = visibleCommands();
   const valueCases = commands
     .flatMap((spec) => spec.flags.filter((f) => f.value).map((f) => [spec.name, f] as const))
-    .map(([command, f]) => `    ${command}:--${f.name}) ${f.complete === "directory" ? "COMPREPLY=($(compgen -d -- \"$cur\"))" : f.complete === "file" ? "COMPREPLY=($(compgen -f -- \"$cur\"))" : "COMPREPLY=()"}; return ;;`);
+    .map(([command, f]) => `    ${command}:--${f.name}) ${bashValues(f)}; return ;;`);
   const wordCases = commands.map((spec) => {
     const files = spec.positionals?.[0]?.complete === "file" ? ' $(compgen -f -- "$cur")' : "";
     return `    ${spec.name}) COMPREPLY=($(compgen -W "${flagWords(spec).join(" ")} ${positionalWords(spec)}" -- "$cur")${files}) ;;`;
@@ -50,7 +56,7 @@ function zshFlag(flag: FlagSpec): string {
   const help = flag.help.replace(/[[\]'`:]/g, (c) => (c === "'" ? "'\\''" : c === ":" ? "\\:" : c === "`" ? "" : `\\${c}`));
   const names = flag.short ? `{-${flag.short},--${flag.name}}` : `--${flag.name}`;
   const repeat = flag.multiple ? "*" : "";
-  const value = flag.value ? `:${flag.value.replace(/:/g, "\\:")}:${flag.complete === "directory" ? "_directories" : flag.complete === "file" ? "_files" : " "}` : "";
+  const value = flag.value ? `:${flag.value.replace(/:/g, "\\:")}:${flag.choices ? `(${flag.choices.join(" ")})` : flag.complete === "directory" ? "_directories" : flag.complete === "file" ? "_files" : " "}` : "";
   return flag.short ? `'(-${flag.short} --${flag.name})'${names}'[${help}]${value}'` : `'${repeat}${names}[${help}]${value}'`;
 }
 
@@ -98,7 +104,7 @@ export function fishScript(): string {
     ...commands.map((c) => `complete -c sidecar -n "not __fish_seen_subcommand_from ${names}" -a ${c.name} -d ${quote(c.summary)}`),
     ...commands.flatMap((spec) => [
       ...flagsOf(spec).map((f) => {
-        const value = f.value ? (f.complete === "directory" ? " -x -a '(__fish_complete_directories)'" : f.complete === "file" ? " -r -F" : " -x") : "";
+        const value = f.value ? (f.choices ? ` -x -a ${quote(f.choices.join(" "))}` : f.complete === "directory" ? " -x -a '(__fish_complete_directories)'" : f.complete === "file" ? " -r -F" : " -x") : "";
         return `complete -c sidecar -n "__fish_seen_subcommand_from ${spec.name}"${f.short ? ` -s ${f.short}` : ""} -l ${f.name}${value} -d ${quote(f.help)}`;
       }),
       ...(positionalWords(spec) ? [`complete -c sidecar -n "__fish_seen_subcommand_from ${spec.name}" -a ${quote(positionalWords(spec))}`] : []),

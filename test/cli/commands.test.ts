@@ -62,6 +62,8 @@ describe("refusals say what to type instead", () => {
     [["completion", "tcsh"], 'sidecar: SHELL must be one of bash, zsh, fish, not "tcsh".'],
     [["completion", "bsah"], "Did you mean bash?"],
     [["check-config"], "sidecar: `check-config` needs FILE (the run config to check)."],
+    [["serve", "--log-level", "loud"], 'sidecar: --log-level must be one of error, warn, info, debug, not "loud". Run `sidecar serve --help` for its flags.'],
+    [["serve", "--log-format=jsn"], 'sidecar: --log-format must be one of text, json, not "jsn". Did you mean json?'],
   ])("sidecar %j", (args, expected) => {
     const { code, stdout, stderr } = runCli(args);
     expect(stderr).toContain(expected);
@@ -70,8 +72,9 @@ describe("refusals say what to type instead", () => {
     expect(code).toBe(2);
   });
 
-  test("--version works alone and after a command", () => {
+  test("--version works alone and after a command, and `sidecar version` says the same", () => {
     expect(runCli(["--version"]).stdout).toMatch(/^sidecar \d+\.\d+\.\d+ \(/);
+    expect(runCli(["version"])).toEqual({ code: 0, stdout: runCli(["--version"]).stdout, stderr: "" });
     expect(runCli(["doctor", "-v"]).stdout).toMatch(/^sidecar \d+\.\d+\.\d+ \(/);
   });
 });

@@ -30,11 +30,14 @@ describe("bash", () => {
   }
 
   test.each([
-    ["sidecar ", ["--help", "--version", "check-config", "completion", "console", "doctor", "help", "serve", "servers", "tools"]],
+    ["sidecar ", ["--help", "--version", "check-config", "completion", "console", "doctor", "help", "serve", "servers", "tools", "version"]],
     ["sidecar se", ["serve", "servers"]],
     ["sidecar doctor --", ["--config", "--help", "--json", "--version", "--workdir"]],
     ["sidecar completion ", ["--help", "--version", "bash", "fish", "zsh"]],
     ["sidecar help ch", ["check-config"]],
+    ["sidecar serve --log-level ", ["debug", "error", "info", "warn"]],
+    ["sidecar serve --log-level d", ["debug"]],
+    ["sidecar serve --log-format ", ["json", "text"]],
   ])("%j offers %j", async (line, expected) => {
     expect(await complete(line)).toEqual(expected);
   });
@@ -74,6 +77,11 @@ zpty -d z`;
     expect(listed).toMatch(/check-config\s+-- Validate a run config/);
   }, 30_000);
 
+  test("--log-level offers the levels", async () => {
+    const listed = await complete("sidecar serve --log-level ");
+    for (const level of ["error", "warn", "info", "debug"]) expect(listed).toContain(level);
+  }, 30_000);
+
   test("a command's flags are listed with their help", async () => {
     const listed = await complete("sidecar doctor --");
     for (const flag of ["--config", "--json", "--workdir", "--help"]) expect(listed).toContain(flag);
@@ -87,8 +95,9 @@ describe("fish", () => {
     const file = join(dir.path, "sidecar.fish");
     writeFileSync(file, script("fish"));
     const run = (line: string) => shell(["fish", "--no-config", "-c", `source ${file}; complete -C${JSON.stringify(line)}`]).split("\n").filter(Boolean).sort();
-    expect(run("sidecar ").map((l) => l.split("\t")[0])).toEqual(["check-config", "completion", "console", "doctor", "help", "serve", "servers", "tools"]);
+    expect(run("sidecar ").map((l) => l.split("\t")[0])).toEqual(["check-config", "completion", "console", "doctor", "help", "serve", "servers", "tools", "version"]);
     expect(run("sidecar doctor --")).toContain("--json\tPrint the rows as JSON on stdout instead of the table.");
     expect(run("sidecar completion ")).toEqual(["bash", "fish", "zsh"]);
+    expect(run("sidecar serve --log-level ").map((l) => l.split("\t")[0])).toEqual(["debug", "error", "info", "warn"]);
   });
 });
