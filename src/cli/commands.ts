@@ -63,7 +63,10 @@ Each surface's bearer token is minted per run unless the config, a token file or
 environment fixes it. Logs go to stderr (--log-level, --log-format, --log-file); with a stateDir,
 every tool call is recorded in <stateDir>/calls.jsonl. SIGINT, SIGTERM and SIGHUP shut down the run and
 every process it started, and so does the exit of the process that started the sidecar
-(the harness), unless --outlive-parent.
+(the harness), unless --outlive-parent. So a sidecar started in the background from a shell
+that then exits (\`nohup sidecar serve … &\`, then closing the terminal), or by a launcher or
+service script that exits, stops itself too ("the process that started it … exited"): pass
+--outlive-parent there, and stop it with SIGTERM.
 
 With --stdio it serves one MCP session over stdin and stdout instead, for clients that start
 their servers as commands (docs/clients.md): the tools of one surface (--surface, default
@@ -85,7 +88,7 @@ unless that is / or the home folder).`,
       { name: "stdio", help: "Serve one MCP session over stdin/stdout (for clients that start a command) instead of printing a ready line." },
       { name: "surface", value: "NAME", help: 'With --stdio: whose tools the session gets (default "default").' },
       { name: "allow-remote", help: "Permit a non-loopback --listen address and foreign Host/Origin headers." },
-      { name: "outlive-parent", help: "Keep serving after the process that started `serve` exits (for a launcher that starts the sidecar and exits); stop it with SIGTERM then." },
+      { name: "outlive-parent", help: "Keep serving after the process that started `serve` exits: for `nohup sidecar serve … &` from a shell you close, or a launcher that starts the sidecar and exits (without it the sidecar stops with them). Stop it with SIGTERM then." },
       { name: "log-level", value: "LEVEL", choices: LOG_LEVELS, help: "error, warn, info (default) or debug (every tool call). Applies to stderr and --log-file." },
       { name: "log-format", value: "FORMAT", choices: LOG_FORMATS, help: "text (default: a line a person reads) or json (one object per line: time, level, event, message, fields)." },
       { name: "log-file", value: "FILE", complete: "file", help: "Also append the log to FILE." },

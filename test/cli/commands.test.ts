@@ -37,6 +37,18 @@ describe("help", () => {
     for (const flag of COMMANDS.find((c) => c.name === name)!.flags) expect(asFlag.stdout).toContain(`--${flag.name}`);
   });
 
+  // A sidecar started with `nohup … &` from a shell that then exits stops itself; the help must warn before it happens.
+  test("serve --help says a sidecar started in the background stops with the shell or launcher that started it, and names --outlive-parent", () => {
+    const { stdout } = runCli(["serve", "--help"]);
+    const text = stdout.replace(/\s+/g, " ");
+    expect(text).toContain("So a sidecar started in the background from a shell that then exits (`nohup sidecar serve … &`, then closing the terminal), or by a launcher or service script that exits, stops itself too");
+    expect(text).toContain("pass --outlive-parent there, and stop it with SIGTERM");
+    expect(text).toMatch(/--outlive-parent\s+Keep serving after the process that started `serve` exits: for `nohup sidecar serve … &` from a shell you close/);
+    const clients = readFileSync(join(import.meta.dir, "..", "..", "docs", "clients.md"), "utf8").replace(/\s+/g, " ");
+    expect(clients).toContain("**Started in the background, it stops when what started it exits.**");
+    expect(clients).toContain("nohup sidecar serve --workdir /path/to/checkout --listen 127.0.0.1:7777 --token-file ~/.config/sidecar/token --outlive-parent");
+  });
+
   test("`sidecar help` of a command that does not exist suggests the near one", () => {
     const { code, stderr } = runCli(["help", "sevre"]);
     expect(code).toBe(2);
