@@ -7,7 +7,7 @@ import { effectiveConfig } from "./load-settings.ts";
 import { noToolWarning, withRunTools } from "./run-tools.ts";
 
 export async function checkConfigCommand(path: string, flags: CliFlags, runtime: RuntimePrimitives): Promise<number> {
-  const config = effectiveConfig(path); // a ConfigError names every problem, and exits 2
+  const config = effectiveConfig(path, flags["cache-dir"]); // a ConfigError names every problem, and exits 2
   const settings = settle(config, { workdir: flags.workdir, listen: flags.listen });
   const { lists, warning } = await withRunTools(settings, runtime, (registry) => ({
     lists: settings.surfaces.map((surface) => ({ surface: surface.name, tools: registry.forSurface(surface).map((tool) => tool.name) })),

@@ -43,6 +43,12 @@ export interface CommandSpec {
 
 const config: FlagSpec = { name: "config", value: "FILE", complete: "file", help: "The run config (JSON; docs/config.md). Unknown keys are errors; resources merge over the embedded defaults." };
 const workdir: FlagSpec = { name: "workdir", value: "DIR", complete: "directory", help: "The checkout this run works on; overrides the config's workdir. Default: the current directory." };
+const cacheDir: FlagSpec = {
+  name: "cache-dir",
+  value: "DIR",
+  complete: "directory",
+  help: "The language servers' install cache (an absolute path); wins over the config's resources.languageServers.cacheDir. Default: $XDG_CACHE_HOME/sidecar/servers.",
+};
 const listen: FlagSpec = { name: "listen", value: "HOST:PORT", help: "Address to bind (default 127.0.0.1:0, an ephemeral port); overrides the config's listen." };
 
 export const HELP_FLAG: FlagSpec = { name: "help", short: "h", help: "Print this help." };
@@ -78,6 +84,7 @@ unless that is / or the home folder).`,
       config,
       workdir,
       listen,
+      cacheDir,
       {
         name: "token-file",
         value: "[SURFACE=]FILE",
@@ -102,7 +109,7 @@ unless that is / or the home folder).`,
     name: "tools",
     summary: "Print, as JSON, the tools one surface would see",
     description: "Connects the run's resources as `serve` would (without listening) and prints the tool list\nof one surface, each tool with its input schema and tier.",
-    flags: [{ name: "surface", value: "NAME", help: 'Which surface\'s view to print (default "default").' }, config, workdir],
+    flags: [{ name: "surface", value: "NAME", help: 'Which surface\'s view to print (default "default").' }, config, workdir, cacheDir],
   },
   {
     name: "doctor",
@@ -115,6 +122,7 @@ not an error: no checkout needs everything.`,
     flags: [
       { ...workdir, help: "The checkout to check; overrides the config's workdir. Default: the current directory." },
       { ...config, help: "Check what this run config would serve: its workdir, server and adapter overrides, interpreter." },
+      cacheDir,
       { name: "json", help: "Print the rows as JSON on stdout instead of the table." },
     ],
   },
@@ -124,7 +132,7 @@ not an error: no checkout needs everything.`,
     description: `Reads the run config, reports every problem (exit 2), or prints on stdout the config \`serve\`
 would run with: the embedded defaults merged in, the workdir resolved, and the tools each surface
 would see. A config that leaves no tool at all is valid but warned about on stderr.`,
-    flags: [workdir, listen],
+    flags: [workdir, listen, cacheDir],
     positionals: [{ name: "FILE", required: true, complete: "file", help: "the run config to check" }],
   },
   {
@@ -136,7 +144,7 @@ step, an image build that bakes the cache in), lists them with their sizes, or r
 The cache is $XDG_CACHE_HOME/sidecar/servers (else ~/.cache/sidecar/servers) unless --cache-dir
 says otherwise (a run config's resources.languageServers.cacheDir names the same folder).`,
     flags: [
-      { name: "cache-dir", value: "DIR", complete: "directory", help: "The install cache (an absolute path)." },
+      { ...cacheDir, help: "The install cache (an absolute path); `serve --cache-dir` takes the same folder. Default: $XDG_CACHE_HOME/sidecar/servers." },
       { name: "all", help: "install: every npm server in the catalog; remove: everything in the cache." },
     ],
     positionals: [

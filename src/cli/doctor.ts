@@ -23,7 +23,7 @@ const PROBES: Probe[] = RESOURCES.flatMap(({ doctor, configKey }) => (doctor ? [
 
 export async function doctorCommand(flags: CliFlags, runtime: RuntimePrimitives): Promise<number> {
   // The same config `serve` would run: its workdir, its server/adapter/interpreter overrides, what it leaves out.
-  const settings = settle(effectiveConfig(flags.config), { workdir: flags.workdir });
+  const settings = settle(effectiveConfig(flags.config, flags["cache-dir"]), { workdir: flags.workdir });
   const progress = new ProbeProgress(process.stderr, PROBES.map((p) => p.label));
   const groups = await Promise.all(
     PROBES.map(async ({ label, resource, check }) => {

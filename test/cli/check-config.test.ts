@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfig } from "../../src/config/load.ts";
+import type { RunConfig } from "../../src/config/schema.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { runCli } from "./run-cli.ts";
 
@@ -31,6 +32,17 @@ describe("check-config", () => {
       expect(stderr).toContain(`sidecar: ${path} is valid.`);
       expect(stderr).toContain("surface default sees 9 tools: lsp, lsp_rename, ast_grep, ast_edit, resolve, symbol_edit, code_action, debug, ask_user");
       expect(stderr).toContain("surface plan sees 3 tools: lsp, ast_grep, ask_user");
+    });
+  });
+
+  // serve, tools, doctor and check-config settle the config alike; servers --cache-dir names the same folder.
+  test("--cache-dir wins over the config's languageServers.cacheDir; a relative one is refused", async () => {
+    await withConfig({ resources: { languageServers: { cacheDir: "/from/config" } } }, (path, dir) => {
+      const { code, stdout } = runCli(["check-config", path, "--workdir", dir, "--cache-dir", "/opt/sidecar-servers"]);
+      expect(code).toBe(0);
+      expect((JSON.parse(stdout) as RunConfig).resources?.languageServers).toEqual({ cacheDir: "/opt/sidecar-servers" });
+      const relative = runCli(["serve", "--workdir", dir, "--cache-dir", "servers"]);
+      expect({ code: relative.code, stderr: relative.stderr }).toEqual({ code: 2, stderr: 'sidecar: --cache-dir needs an absolute path, got "servers".\n' });
     });
   });
 

@@ -58,10 +58,10 @@ describe("help", () => {
 
 describe("refusals say what to type instead", () => {
   test.each([
-    [["doctor", "--bogus"], "sidecar: Unknown option '--bogus'. `doctor` takes --workdir, --config, --json. Run `sidecar doctor --help` for its flags."],
-    [["doctor", "--wokrdir", "."], "sidecar: Unknown option '--wokrdir'. Did you mean --workdir? `doctor` takes --workdir, --config, --json. Run `sidecar doctor --help` for its flags."],
+    [["doctor", "--bogus"], "sidecar: Unknown option '--bogus'. `doctor` takes --workdir, --config, --cache-dir, --json. Run `sidecar doctor --help` for its flags."],
+    [["doctor", "--wokrdir", "."], "sidecar: Unknown option '--wokrdir'. Did you mean --workdir? `doctor` takes --workdir, --config, --cache-dir, --json. Run `sidecar doctor --help` for its flags."],
     // A flag of another command is refused by this one: `serve` takes no --json.
-    [["serve", "--json"], "sidecar: Unknown option '--json'. `serve` takes --config, --workdir, --listen, --token-file, --stdio, --surface, --allow-remote, --outlive-parent, --log-level, --log-format, --log-file. Run `sidecar serve --help` for its flags."],
+    [["serve", "--json"], "sidecar: Unknown option '--json'. `serve` takes --config, --workdir, --listen, --cache-dir, --token-file, --stdio, --surface, --allow-remote, --outlive-parent, --log-level, --log-format, --log-file. Run `sidecar serve --help` for its flags."],
     [["serve", "--conifg", "run.json"], "Did you mean --config?"],
     [["tools", "--surf", "plan"], "Did you mean --surface?"],
     [["doctr"], 'sidecar: Unknown command "doctr". Did you mean `doctor`?'],

@@ -32,7 +32,7 @@ describe("bash", () => {
   test.each([
     ["sidecar ", ["--help", "--version", "check-config", "completion", "console", "doctor", "help", "serve", "servers", "tools", "version"]],
     ["sidecar se", ["serve", "servers"]],
-    ["sidecar doctor --", ["--config", "--help", "--json", "--version", "--workdir"]],
+    ["sidecar doctor --", ["--cache-dir", "--config", "--help", "--json", "--version", "--workdir"]],
     ["sidecar completion ", ["--help", "--version", "bash", "fish", "zsh"]],
     ["sidecar help ch", ["check-config"]],
     ["sidecar serve --log-level ", ["debug", "error", "info", "warn"]],
