@@ -41,6 +41,9 @@ function list(provisioner: ServerProvisioner): number {
     cached.delete(plan.key);
     const state = cache.installed(plan) ? `installed, ${formatBytes(entry!.bytes)}` : entry ? "incomplete or outdated (installs again on first use)" : "not installed (installs on first use)";
     process.stdout.write(`  ${plan.key.padEnd(40)} ${plan.servers.join(", ").padEnd(16)} ${state}\n`);
+    // The install's name is a server id and its first package's version (typescript@5.3.0 is the
+    // language server, python@1.1.414 is pyright); what it brings is each package at its pin.
+    process.stdout.write(`      packages: ${Object.entries(plan.packages).map(([name, version]) => `${name} ${version}`).join(", ")}\n`);
   }
   for (const entry of cached.values()) {
     process.stdout.write(`  ${entry.key.padEnd(40)} ${"".padEnd(16)} not in this sidecar's catalog, ${formatBytes(entry.bytes)} (sidecar servers remove ${entry.key})\n`);
