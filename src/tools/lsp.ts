@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { ACTIONS, answerLspCall } from "../lsp/actions.ts";
 import type { LanguageServices } from "../lsp/service.ts";
+import type { ServerSpec } from "../lsp/server-spec.ts";
 import { defineTool, type Tool } from "../tool/define.ts";
 import { fileArg, lineArg, namePathArg, symbolArg } from "./address-args.ts";
 import description from "./lsp.txt" with { type: "text" };
@@ -68,7 +69,7 @@ export function lspTool(services: LanguageServices): Tool {
     name: "lsp",
     tier: "read",
     title: "Language-server queries",
-    description,
+    description: description.replace("{{servers}}", serverList(services.supervisor.catalog)),
     input,
     output,
     async run(args, ctx) {
@@ -82,4 +83,10 @@ export function lspTool(services: LanguageServices): Tool {
       }
     },
   });
+}
+
+/** The run's catalog as the description names it, so it cannot drift from it: "c (c, cpp), css (css, scss, less), go, …". */
+export function serverList(catalog: readonly ServerSpec[]): string {
+  const named = catalog.map((spec) => (spec.languages.length === 1 && spec.languages[0] === spec.id ? spec.id : `${spec.id} (${spec.languages.join(", ")})`));
+  return named.sort().join(", ");
 }
