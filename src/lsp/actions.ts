@@ -43,6 +43,8 @@ export interface LspCall {
   direction?: "incoming" | "outgoing";
   /** Rows to skip, for the next page of a capped list. */
   offset?: number;
+  /** With status: every server's row, the ones this checkout does not use included. */
+  all?: boolean;
 }
 
 export interface LspAnswer {
@@ -126,7 +128,7 @@ export async function answerLspCall(services: LanguageServices, call: LspCall, s
     case "diagnostics":
       return need("file") === "*" ? projectDiagnostics(services, call.offset, signal) : fileDiagnostics(services, call.file!, call.offset, signal);
     case "status":
-      return status(services);
+      return status(services, call.all === true);
     case "reload": {
       // The file only names the root; finding it must not start a server just to restart it.
       const roots = call.file === undefined ? undefined : supervisor.rootsFor(resolveInWorkdir(supervisor.workdir, call.file));
@@ -138,9 +140,19 @@ export async function answerLspCall(services: LanguageServices, call: LspCall, s
   }
 }
 
-function status(services: LanguageServices): LspAnswer {
+/**
+ * What this checkout uses first (a root, or files waiting for one); the servers with nothing here in
+ * one line, unless `all`. The data keeps every row either way.
+ */
+function status(services: LanguageServices, all: boolean): LspAnswer {
   const rows = services.supervisor.status();
-  const lines = rows.map((r) => `${r.server.padEnd(10)} ${(r.root ? shownPath(r.root) : "-").padEnd(16)} ${r.state}${r.reason ? ` — ${r.reason}` : ""}${r.lacks ? ` (does not offer: ${r.lacks.join(", ")})` : ""}`);
+  const unused = rows.filter((r) => r.root === null && !r.unrootedFile);
+  const shown = all ? rows : rows.filter((r) => !unused.includes(r));
+  const lines = shown.map((r) => `${r.server.padEnd(10)} ${(r.root ? shownPath(r.root) : "-").padEnd(16)} ${r.state}${r.reason ? ` — ${r.reason}` : ""}${r.lacks ? ` (does not offer: ${r.lacks.join(", ")})` : ""}`);
+  if (shown.length === 0) lines.push("No language server is used here: no server's root marker or files are in the workspace.");
+  if (!all && unused.length) {
+    lines.push(`Not used here (none of their root markers or files in the workspace): ${unused.length} of ${rows.length} servers: ${unused.map((r) => r.server).join(", ")}. {"action": "status", "all": true} lists each with what it looks for.`);
+  }
   const watching = services.watchStatus();
   return { text: [...lines, watching].join("\n"), data: { action: "status", results: rows.map((r) => ({ ...r })), note: watching } };
 }

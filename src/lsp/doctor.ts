@@ -15,6 +15,8 @@ const serverRows: DoctorGroup = async ({ workdir, resources, trust }) => {
     const rows = await supervisor.probe();
     return rows.map((row) => {
       const name = row.root && row.root !== "." ? `${row.server} (${row.root})` : row.server;
+      // Files of its language but no root marker: they go unserved until one is added (a warning, not a broken machine).
+      if (row.root === null && row.unrootedFile) return { group: "language servers", name, ok: false, optional: true, detail: row.reason, hint: `add one of ${markersOf(supervisor, row.server)} at the top of the project` };
       // No root marker (or none of its files) anywhere: this checkout has no such project, so nothing is missing.
       if (row.root === null) return { group: "language servers", name, ok: false, unused: true, detail: row.reason };
       // "idle" here means found but not started (only the first few roots are probed), or not installed
@@ -54,6 +56,10 @@ const serverCacheChecks: DoctorGroup = async ({ resources, workdir, trust }) => 
   }
   return rows;
 };
+
+function markersOf(supervisor: LanguageServerSupervisor, server: string): string {
+  return supervisor.catalog.find((spec) => spec.id === server)!.rootMarkers.join(", ");
+}
 
 function hintFor(reason: string, server: string): string {
   if (reason.includes("not trusted")) return 'the workspace is not trusted; a harness whose user trusts it passes "trust": "workspace" in the run config';

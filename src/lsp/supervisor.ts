@@ -51,6 +51,8 @@ export interface ServerStatus {
   source?: string;
   /** For a running server: the actions it does not offer (call hierarchy, implementation, …). */
   lacks?: string[];
+  /** With no root: a file of its languages the workspace has all the same (so a marker is missing, not the language). */
+  unrootedFile?: string;
 }
 
 /** The optional actions a server's capabilities leave out, named as the tool names them. */
@@ -224,8 +226,7 @@ export class LanguageServerSupervisor {
     for (const spec of this.catalog) {
       const roots = this.statusRoots(spec);
       if (roots.length === 0) {
-        const none = spec.workdirRoot || spec.statusNeedsFiles ? `no ${[...spec.extensions, ...(spec.fileNames ?? [])].join(" ")} files in the workspace` : `no root marker (${spec.rootMarkers.join(", ")}) in the workspace`;
-        rows.push({ server: spec.id, root: null, state: "unavailable", reason: none, command: commandFor(spec) });
+        rows.push(this.unrooted(spec));
         continue;
       }
       for (const root of roots) {
@@ -321,6 +322,20 @@ export class LanguageServerSupervisor {
       this.entries.set(key, entry);
     }
     return entry;
+  }
+
+  /**
+   * A server with no root: no files of its own here, or files but no root marker. The marker is still
+   * required (pyright takes its settings and import roots from it), so the row names the files and the markers.
+   */
+  private unrooted(spec: ServerSpec): ServerStatus {
+    const row = { server: spec.id, root: null, state: "unavailable" as const, command: commandFor(spec) };
+    if (spec.workdirRoot || spec.statusNeedsFiles) return { ...row, reason: `no ${[...spec.extensions, ...(spec.fileNames ?? [])].join(" ")} files in the workspace` };
+    const sample = sampleFileFor(this.workdir, spec);
+    if (!sample) return { ...row, reason: `no root marker (${spec.rootMarkers.join(", ")}) in the workspace` };
+    const file = shownPath(relativeToWorkdir(this.workdir, sample));
+    const reason = `${file} (and any other ${spec.extensions.join(" ")} files) not served: no root marker (${spec.rootMarkers.join(", ")}) in its folder or above it. Add one of them (a ${spec.rootMarkers[0]}, say) in the folder the project starts from, then lsp reload`;
+    return { ...row, reason, unrootedFile: file };
   }
 
   /** Roots status reports for a server: those a bounded scan finds, and those in use. A workdir-rooted server only where its files are. */

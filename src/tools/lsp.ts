@@ -37,6 +37,12 @@ const input = v.strictObject({
       v.description('With calls: "incoming" lists the calls into the function (its callers), "outgoing" the calls it makes.'),
     ),
   ),
+  all: v.optional(
+    v.pipe(
+      v.boolean("expected true or false"),
+      v.description("With status: list every server of the catalog, those this checkout does not use included (default: those in one line)."),
+    ),
+  ),
   offset: v.optional(
     v.pipe(
       v.number("expected a row count"),

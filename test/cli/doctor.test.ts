@@ -36,6 +36,21 @@ describe("doctor on a real checkout", () => {
     for (const group of ["grammars", "language servers", "debug adapters", "kernels", "workers"]) expect(stderr).toMatch(new RegExp(`sidecar doctor: ${group} probed \\(\\d+\\.\\d s\\)`));
   }, DOCTOR_TIMEOUT_MS);
 
+  // The marker stays required (pyright takes its settings and import roots from it); the row says the files are there and what to add.
+  test("Python files but no root marker: not \"not used here\" but a warning naming a file and the markers to add", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "scripts/tool.py": "print('hi')\n" });
+    const { code, stdout } = runCli(["doctor", "--json", "--workdir", dir.path], { timeoutMs: DOCTOR_TIMEOUT_MS });
+    expect(code).toBe(0);
+    const markers = "pyproject.toml, pyrightconfig.json, setup.py, setup.cfg, requirements.txt";
+    expect(find(rowsOf(stdout), "language servers", "python")).toMatchObject({
+      status: "warn",
+      detail: `scripts/tool.py (and any other .py .pyi files) not served: no root marker (${markers}) in its folder or above it. Add one of them (a pyproject.toml, say) in the folder the project starts from, then lsp reload`,
+      hint: `add one of ${markers} at the top of the project`,
+    });
+    expect(find(rowsOf(stdout), "language servers", "go")?.status).toBe("unused");
+  }, DOCTOR_TIMEOUT_MS);
+
   test("--config is honoured: its server override is what is probed, and what it leaves out is not probed", async () => {
     await using dir = await tempDir();
     writeFileSync(join(dir.path, "pyproject.toml"), "[project]\nname = 'x'\n");
