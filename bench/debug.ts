@@ -130,7 +130,7 @@ async function rawRound(fixture: Fixture, dir: string): Promise<Round> {
     const initialized = waitEvent(dap, "initialized");
     const stopped = waitEvent(dap, "stopped");
     const program = join(dir, fixture.program);
-    const launched = dap.request("launch", entry.launchArguments({ program, args: [], cwd: dir, stdin: "/dev/null", ...(found.python ? { python: found.python } : {}) }), RAW_WAIT_MS);
+    const launched = dap.request("launch", entry.launchArguments({ program, args: [], cwd: dir, stdin: "/dev/null", env: {}, ...(found.python ? { python: found.python } : {}) }), RAW_WAIT_MS);
     await initialized;
     await dap.request("setBreakpoints", { source: { path: join(dir, fixture.source) }, breakpoints: [{ line: fixture.line }] });
     await dap.request("configurationDone");

@@ -25,6 +25,8 @@ export interface LaunchRequest {
   python?: string;
   /** The file the program reads as its stdin: a workspace file, the given text, or /dev/null. */
   stdin: string;
+  /** Variables set over the environment the program inherits from its adapter (launch's env). */
+  env: Readonly<Record<string, string>>;
   /** Debug the program's child processes too (debugpy's subProcess); off unless asked. */
   subprocesses?: boolean;
 }
@@ -107,7 +109,7 @@ export const ADAPTERS: readonly AdapterEntry[] = [
     stdinVia: "launch",
     claims: (program) => program.endsWith(".dart"),
     findBinary: (_root, trust) => lookupOnPath("dart", "install the Dart SDK (https://dart.dev/get-dart) so `dart` is on PATH", trust, ["debug_adapter"]),
-    launchArguments: ({ program, args, cwd }) => ({ program, args, cwd }),
+    launchArguments: ({ program, args, cwd, env }) => ({ program, args, cwd, env }),
     attachVia: "adapter",
     attachArguments: (port) => ({ vmServiceUri: `http://${LOCALHOST}:${port}/` }),
     evaluateContext: "watch",
@@ -133,7 +135,7 @@ export const ADAPTERS: readonly AdapterEntry[] = [
         ...(choice.note ? { note: choice.note } : {}),
       };
     },
-    launchArguments: ({ program, args, cwd, python, subprocesses }) => ({
+    launchArguments: ({ program, args, cwd, env, python, subprocesses }) => ({
       type: "python",
       request: "launch",
       program,
@@ -143,7 +145,7 @@ export const ADAPTERS: readonly AdapterEntry[] = [
       // The program writes straight to the adapter's stdio, which the sidecar reads: no lag behind a stop.
       redirectOutput: false,
       // Unbuffered, so what it printed before a breakpoint is out when the stop is reported.
-      env: { PYTHONUNBUFFERED: "1", ...(subprocesses ? CHILD_DEBUGGER_QUIET : {}) },
+      env: { PYTHONUNBUFFERED: "1", ...(subprocesses ? CHILD_DEBUGGER_QUIET : {}), ...env },
       justMyCode: true,
       // A child process waits for a client to attach to it (the startDebugging reverse request):
       // only when the caller asked to debug children is there one.
@@ -191,7 +193,14 @@ export const ADAPTERS: readonly AdapterEntry[] = [
     },
     // lldb-vscode-16 has no `stdio` launch argument; lldb's own setting redirects the program's stdin
     // (without it the program read a terminal nobody writes to, and waited for ever).
-    launchArguments: ({ program, args, cwd, stdin }) => ({ program, args, cwd, initCommands: [`settings set target.input-path ${lldbQuoted(stdin)}`] }),
+    // lldb-vscode-16 takes env as "NAME=value" strings, added to what the program inherits.
+    launchArguments: ({ program, args, cwd, stdin, env }) => ({
+      program,
+      args,
+      cwd,
+      env: Object.entries(env).map(([name, value]) => `${name}=${value}`),
+      initCommands: [`settings set target.input-path ${lldbQuoted(stdin)}`],
+    }),
     attachVia: "adapter",
     // lldb-vscode runs attachCommands asynchronously and may check the process before gdb-remote
     // has connected ("process unloaded during launch or attach"): connect synchronously.
@@ -214,7 +223,7 @@ export const ADAPTERS: readonly AdapterEntry[] = [
     claims: (program, isDirectory) => (isDirectory ? holdsGoFiles(program) : program.endsWith(".go")),
     findBinary: (_root, trust) => lookupOnPath("dlv", "apt install delve golang-go", trust, ["dap"]),
     // The built binary goes to the temp dir: dlv's default (__debug_bin in the checkout) litters it.
-    launchArguments: ({ program, args, cwd }) => ({ mode: "debug", program, args, cwd, output: scratchBinary() }),
+    launchArguments: ({ program, args, cwd, env }) => ({ mode: "debug", program, args, cwd, env, output: scratchBinary() }),
     attachVia: "direct",
     attachArguments: () => ({ mode: "remote" }),
     evaluateContext: "watch",
@@ -235,7 +244,7 @@ export const ADAPTERS: readonly AdapterEntry[] = [
     stdinVia: "adapter",
     claims: (program, isDirectory) => !isDirectory && /\.([cm]?[jt]sx?)$/.test(program),
     findBinary: (root, trust) => findNodeTools(root, trust),
-    launchArguments: ({ program, args, cwd }) => ({ program, args, cwd }),
+    launchArguments: ({ program, args, cwd, env }) => ({ program, args, cwd, env }),
     attachVia: "adapter",
     attachArguments: (port) => ({ port }),
     lowerPriorityAfterStart: true,

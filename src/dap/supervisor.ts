@@ -41,6 +41,8 @@ export interface LaunchOptions {
   program: string;
   args: readonly string[];
   adapter?: AdapterId;
+  /** Set over the environment the program inherits (the adapter's). */
+  env?: Readonly<Record<string, string>>;
   stdin?: StdinChoice;
   /** Debug the program's child processes too (debugpy). */
   subprocesses?: boolean;
@@ -188,6 +190,7 @@ export class DebugSupervisor {
       args: options.args,
       cwd: found.root!,
       stdin: stdin.path,
+      env: options.env ?? {},
       ...(options.subprocesses ? { subprocesses: true } : {}),
       ...(found.python ? { python: found.python } : {}),
     });

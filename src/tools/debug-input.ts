@@ -79,6 +79,15 @@ const field = {
     "With launch (debugpy only): also debug the Python processes the program starts; their stops are reported with the process's pid. Off by default.",
   ),
   stdin: said(v.string("expected stdin as the text the program reads"), "With launch: the text the program reads on its standard input."),
+  env: said(
+    v.record(
+      // Not from a digit, as a shell's names: a list (["A=1"]) reaches a record as keys "0", "1"….
+      v.pipe(v.string(), v.regex(/^[^=\0\d][^=\0]*$/, 'expected env as {"NAME": "value"}: each name non-empty, not starting with a digit, without = or NUL')),
+      v.pipe(v.string("expected each env value as a string"), v.regex(/^[^\0]*$/, "expected env values without NUL characters")),
+      "expected env as an object of names to string values",
+    ),
+    'With launch: environment variables for the program, e.g. {"LOG_LEVEL": "debug"}, set over the environment it inherits from the sidecar (a name given here wins). Kept for restart.',
+  ),
   stdin_file: said(text("stdin_file path"), "With launch: a workspace file the program reads as its standard input."),
   adapter: said(
     v.picklist(ADAPTER_IDS, `expected adapter as one of ${ADAPTER_IDS.join(", ")}`),
@@ -126,7 +135,7 @@ export const debugInput = v.variant(
     operation("function_breakpoints", needed("functions")),
     operation("exceptions", needed("filters")),
     v.pipe(
-      operation("launch", { ...needed("program"), ...optional("args", "child_processes", "stdin", "stdin_file", "adapter") }),
+      operation("launch", { ...needed("program"), ...optional("args", "env", "child_processes", "stdin", "stdin_file", "adapter") }),
       v.check((args) => !(args.stdin !== undefined && args.stdin_file !== undefined), "pass stdin (the text) or stdin_file (a workspace file), not both"),
     ),
     operation("restart", {}),

@@ -113,6 +113,7 @@ async function operate({ supervisor, conversation, lines }: Deps, args: DebugArg
         {
           program: args.program,
           args: args.args ?? [],
+          ...(args.env ? { env: args.env } : {}),
           ...(args.adapter ? { adapter: args.adapter } : {}),
           ...(stdin ? { stdin } : {}),
           ...(args.child_processes ? { subprocesses: true } : {}),

@@ -102,7 +102,7 @@ describe("references", () => {
 describe("delve's own lines on the program's stdio", () => {
   test("its second removal of the binary it built for the sidecar is dropped; the program's lines stay", () => {
     const delve = adapterById("delve");
-    const { output: binary } = delve.launchArguments({ program: "/work/app", args: [], cwd: "/work/app", stdin: "/dev/null" }) as { output: string };
+    const { output: binary } = delve.launchArguments({ program: "/work/app", args: [], cwd: "/work/app", stdin: "/dev/null", env: {} }) as { output: string };
     const program = 'read "to go\\n"\ncould not remove /tmp/mine: remove /tmp/mine: no such file or directory\n';
     const text = `${program}could not remove ${binary}: remove ${binary}: no such file or directory\n`;
     expect(withoutAdapterNoise(delve, text)).toBe(program);

@@ -32,7 +32,7 @@ describe("the debug tool's listed input", () => {
     expect(schema.properties.operation.enum).toContain("set_variable");
     expect(schema.properties.operation.enum).toHaveLength(22);
     expect(schema.properties.program.description).toContain("With launch (needed)");
-    expect(schema.description).toContain("launch: program, args?, child_processes?, stdin?, stdin_file?, adapter?");
+    expect(schema.description).toContain("launch: program, args?, env?, child_processes?, stdin?, stdin_file?, adapter?");
     expect(schema.description).toContain("adapters: nothing more");
     expect(schema.description).toContain("set_variable: name, value, reference?, frame_id?, pid?");
   });
@@ -43,6 +43,9 @@ describe("the debug tool's listed input", () => {
     [{ operation: "continue", file: "a.py" }, ["- file: unknown argument `file`; continue takes `thread_id`, `pid`", 'Expected arguments: {operation: "continue", thread_id?: integer, pid?: integer}']],
     [{ operation: "launch", program: "a.py", stdin: "x", stdin_file: "in.txt" }, ["pass stdin (the text) or stdin_file (a workspace file), not both"]],
     [{ operation: "jump" }, ["- operation: expected operation as one of adapters, status,"]],
+    [{ operation: "launch", program: "a.py", env: { "A=B": "x" } }, ["each name non-empty, not starting with a digit, without = or NUL"]],
+    [{ operation: "launch", program: "a.py", env: { A: 1 } }, ["expected each env value as a string"]],
+    [{ operation: "launch", program: "a.py", env: ["A=1"] }, ["expected env as {\"NAME\": \"value\"}"]],
   ])("%j is refused in words that say what the operation needs", async (args, words) => {
     await using dir = await tempDir();
     const { t, call } = await debugRun(dir.path);
