@@ -1,8 +1,9 @@
 // A code action's effect as whole-file texts, nothing written: its edit (resolved first when the
 // server defers it) and the edits its command sends back through workspace/applyEdit.
 import type { CodeAction, Command, TextDocumentEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
+import { rmSync, statSync, type Stats } from "node:fs";
 import { ToolFailure } from "../answer/failure.ts";
-import { readFileInside } from "../workspace/paths.ts";
+import { isInside, readFileInside, relativeToWorkdir } from "../workspace/paths.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 import { locateAddress, type Address } from "./addressing.ts";
 import { pathOfUri } from "./present.ts";
@@ -46,10 +47,42 @@ export async function codeActionEffect(supervisor: LanguageServerSupervisor, add
   if (isCodeAction(action) && action.edit) edits.push(action.edit);
   const command = isCodeAction(action) ? action.command : (action as Command);
   if (command) {
+    const since = Date.now();
     const ran = await client.capturingEdits(() => client.query<unknown>("workspace/executeCommand", { command: command.command, arguments: command.arguments ?? [] }, signal));
+    refuseFilesMadeDuring(supervisor.workdir, ran.edits, since, client.spec.id);
     edits.push(...ran.edits);
   }
   return { title: action.title, changes: changesOf(supervisor.workdir, edits), ...(command ? { command: command.command } : {}) };
+}
+
+/** Timestamps of a new file come from the kernel's coarse clock, a few ms behind Date.now(). */
+const COARSE_CLOCK_MS = 20;
+
+/**
+ * typescript-language-server creates the new file of "Move to a new file" on disk, empty, before it
+ * sends the edit filling it: a file the action creates, which code_action refuses. The empty file
+ * it left is removed, so that refusing leaves the workspace as it was.
+ */
+function refuseFilesMadeDuring(workdir: string, edits: readonly WorkspaceEdit[], since: number, server: string): void {
+  const uris = edits.flatMap((edit) => [...(edit.documentChanges ?? []).flatMap((change) => ("textDocument" in change ? [change.textDocument.uri] : [])), ...Object.keys(edit.changes ?? {})]);
+  for (const uri of new Set(uris)) {
+    const path = pathOfUri(uri);
+    const made = statIfAny(path);
+    if (!made || made.size !== 0 || made.mtimeMs < since - COARSE_CLOCK_MS || !isInside(workdir, path)) continue;
+    rmSync(path, { force: true });
+    throw new ToolFailure(
+      `The action would create a file (${shownPath(relativeToWorkdir(workdir, path))}; the ${server} server made it empty while working out the edit, and it was removed again); code_action stages edits of existing files only, so nothing was staged.`,
+      { code: "unsupported" },
+    );
+  }
+}
+
+function statIfAny(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function isCodeAction(action: Command | CodeAction): action is CodeAction {

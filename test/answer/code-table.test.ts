@@ -2,7 +2,7 @@
 // real run (real language servers, debugpy, the python kernel, worker processes, a question port),
 // one row per code per tool where it applies; and the docs list no code that no row provokes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import * as v from "valibot";
@@ -10,10 +10,12 @@ import { ERROR_CODES, type ErrorCode } from "../../src/answer/error-codes.ts";
 import type { RunConfig } from "../../src/config/schema.ts";
 import { embeddedDefaults } from "../../src/config/defaults.ts";
 import { defineTool } from "../../src/tool/define.ts";
+import { MAX_WAITING_CELLS } from "../../src/kernel/cell-queue.ts";
 import { requireDebugpy } from "../dap/harness.ts";
 import { startQuestionPort, type TestQuestionPort } from "../helpers/question-port.ts";
 import { startTestRun, type TestRun } from "../helpers/sidecar.ts";
 import { tempDir, type TempDir } from "../helpers/temp-dir.ts";
+import { until } from "../helpers/until.ts";
 import { vibeConfig } from "../workers/helpers.ts";
 
 /**
@@ -60,6 +62,9 @@ const FILES: Record<string, string> = {
   "changes.py": "print('before')\n",
   "locked.py": "print('locked')\n",
   "notes.txt": "plain text\n",
+  // typescript-language-server offers refactors here, "Move to a new file" among them.
+  "web/tsconfig.json": "{}\n",
+  "web/shapes.ts": "export const unit = 1;\n\nexport function area(side: number): number {\n  return side * side * unit;\n}\n",
 };
 
 async function fixture(config: RunConfig, files: Record<string, string>): Promise<Fixture> {
@@ -97,7 +102,7 @@ const lspAt = (file: string, line: number, symbol: string) => ({ action: "hover"
 
 const ROWS: Row[] = [
   // invalid_arguments: the schema, for every tool, and a tool's own check of a combination.
-  ...["lsp", "lsp_rename", "symbol_edit", "ast_grep", "ast_edit", "resolve", "debug", "eval", "ask_user", "vibe_spawn", "vibe_send", "vibe_wait", "vibe_list", "vibe_kill"].map(
+  ...["lsp", "lsp_rename", "symbol_edit", "code_action", "ast_grep", "ast_edit", "resolve", "debug", "eval", "ask_user", "vibe_spawn", "vibe_send", "vibe_wait", "vibe_list", "vibe_kill"].map(
     (tool): Row => ["invalid_arguments", tool, "an unknown argument", (f) => f.call(tool, { bogus: 1 })],
   ),
   ["invalid_arguments", "lsp", "hover with no line", (f) => f.call("lsp", { action: "hover", file: "app.py", symbol: "add" })],
@@ -126,6 +131,19 @@ const ROWS: Row[] = [
   ["ambiguous_symbol", "lsp", "add twice on line 5", (f) => f.call("lsp", lspAt("app.py", 5, "add"))],
   ["ambiguous_symbol", "lsp_rename", "add twice on line 5", (f) => f.call("lsp_rename", { file: "app.py", line: 5, symbol: "add", new_name: "plus" })],
   ["server_unavailable", "lsp", "an extension no server handles", (f) => f.call("lsp", lspAt("notes.txt", 1, "plain"))],
+  // code_action: addressed as lsp is, then the server's action staged.
+  ["invalid_arguments", "code_action", "an action number the server does not offer", (f) => f.call("code_action", { file: "web/shapes.ts", line: 3, symbol: "area", action: 99 })],
+  ["not_in_workspace", "code_action", "/etc/passwd", (f) => f.call("code_action", { file: "/etc/passwd", line: 1, symbol: "root", action: 1 })],
+  ["not_a_regular_file", "code_action", "a FIFO", (f) => f.call("code_action", { file: "pipe.py", line: 1, symbol: "x", action: 1 })],
+  ["file_not_found", "code_action", "a file that does not exist", (f) => f.call("code_action", { file: "missing.py", line: 1, symbol: "x", action: 1 })],
+  ["symbol_not_found", "code_action", "a symbol not on the line", (f) => f.call("code_action", { file: "app.py", line: 1, symbol: "total", action: 1 })],
+  ["ambiguous_symbol", "code_action", "add twice on line 5", (f) => f.call("code_action", { file: "app.py", line: 5, symbol: "add", action: 1 })],
+  ["server_unavailable", "code_action", "an extension no server handles", (f) => f.call("code_action", { file: "notes.txt", line: 1, symbol: "plain", action: 1 })],
+  ["unsupported", "code_action", "an action that creates a file (Move to a new file), and none is left on disk", async (f) => {
+    const answer = await f.call("code_action", { file: "web/shapes.ts", line: 3, symbol: "area", action: "Move to a new file" });
+    expect(existsSync(join(f.dir.path, "web", "area.ts"))).toBe(false);
+    return answer;
+  }],
   // Structural search and staged edits.
   ["invalid_pattern", "ast_grep", "a pattern that does not parse", (f) => f.call("ast_grep", { pattern: "def (", language: "python" })],
   ["invalid_pattern", "ast_edit", "a rewrite naming an uncaptured metavariable", (f) => f.call("ast_edit", { pattern: "print($X)", rewrite: "log($Y)", language: "python" })],
@@ -151,6 +169,18 @@ const ROWS: Row[] = [
   // Eval: the fixture's inactivity budget is 3 s.
   ["cell_error", "eval", "a python cell that raises", (f) => f.call("eval", { code: "raise ValueError('no')", description: "raise a value error on purpose", language: "python" })],
   ["cell_interrupted", "eval", "a silent cell past its inactivity budget", (f) => f.call("eval", { code: "import time\ntime.sleep(30)", description: "sleep quietly past the inactivity budget", language: "python" })],
+  ["busy", "eval", "one cell more than the queue holds behind a running cell", async (f) => {
+    // The running cell prints (the inactivity budget is 3 s) until the test releases it; 2 minutes at most.
+    const [running, release] = [join(f.dir.path, "running.flag"), join(f.dir.path, "release.flag")];
+    const hold = `import os, time\nopen(${JSON.stringify(running)}, "w").close()\nfor _ in range(600):\n    if os.path.exists(${JSON.stringify(release)}):\n        break\n    print(".", end="", flush=True)\n    time.sleep(0.2)\n`;
+    const first = f.call("eval", { code: hold, description: "hold the kernel until the test releases it", language: "python" });
+    await until("the holding cell to run", () => existsSync(running), { limitMs: CALL_TIMEOUT_MS });
+    const queued = Array.from({ length: MAX_WAITING_CELLS + 1 }, (_, i) => f.call("eval", { code: String(i), description: "wait in the kernel's queue behind the holding cell", language: "python" }));
+    const refused = await Promise.race(queued); // the one past the queue's bound is answered at once; the rest wait
+    writeFileSync(release, "");
+    await Promise.all([first, ...queued]);
+    return refused;
+  }],
   // Debug: no adapter for the file, or one that is not installed.
   ["unsupported", "debug", "a program no adapter takes", (f) => f.call("debug", { operation: "launch", program: "notes.txt" })],
   ["server_unavailable", "debug", "the dart adapter, not installed", (f) => f.call("debug", { operation: "launch", program: "ends.py", adapter: "dart" })],
@@ -304,4 +334,6 @@ test("docs/harness.md lists exactly the codes a row provokes", () => {
   const listed = [...section.slice(0, section.search(/\n##+ (?!Errors a program)/)).matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]!);
   expect(listed.sort()).toEqual([...PROVOKED, "cancelled"].sort());
   expect(Object.keys(ERROR_CODES).sort()).toEqual(listed.sort());
+  // The queue's bound the busy row fills is the one the docs name.
+  expect(section).toContain(`${MAX_WAITING_CELLS} cells already wait for the eval kernel`);
 });
