@@ -52,10 +52,15 @@ const serverCacheChecks: DoctorGroup = async ({ resources, workdir, trust }) => 
     seen.add(plan.key);
     const installed = cache.installed(plan) !== undefined;
     const detail = installed ? `installed, ${formatBytes(sizes.get(plan.key) ?? 0)}` : provisioner.policy === "auto" ? "not installed; installs from npm on first use" : 'not installed; install is "never"';
-    rows.push({ group: "language server cache", name: plan.key, ok: installed || provisioner.policy === "auto", detail: `${detail} (${plan.servers.join(", ")})` });
+    rows.push({ group: "language server cache", name: plan.key, ok: installed || provisioner.policy === "auto", detail: `${detail} (${plan.servers.join(", ")}: ${packagesOf(plan.packages)})` });
   }
   return rows;
 };
+
+/** typescript@5.3.0 names the language server's version; the TypeScript it brings is another pin. */
+function packagesOf(packages: Readonly<Record<string, string>>): string {
+  return Object.entries(packages).map(([name, version]) => `${name} ${version}`).join(", ");
+}
 
 function markersOf(supervisor: LanguageServerSupervisor, server: string): string {
   return supervisor.catalog.find((spec) => spec.id === server)!.rootMarkers.join(", ");

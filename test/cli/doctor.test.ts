@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DoctorRow } from "../../src/doctor/check.ts";
+import { BUILTIN_SERVERS } from "../../src/lsp/catalog.ts";
 import { buildReport, formatReport, type DoctorReport } from "../../src/doctor/report.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { runCli } from "./run-cli.ts";
@@ -37,7 +38,7 @@ describe("doctor on a real checkout", () => {
   }, DOCTOR_TIMEOUT_MS);
 
   // The marker stays required (pyright takes its settings and import roots from it); the row says the files are there and what to add.
-  test("Python files but no root marker: not \"not used here\" but a warning naming a file and the markers to add", async () => {
+  test("Python files but no root marker: not \"not used here\" but a warning naming a file and the markers to add; the cache rows name what each install brings", async () => {
     await using dir = await tempDir();
     await dir.write({ "scripts/tool.py": "print('hi')\n" });
     const { code, stdout } = runCli(["doctor", "--json", "--workdir", dir.path], { timeoutMs: DOCTOR_TIMEOUT_MS });
@@ -49,6 +50,10 @@ describe("doctor on a real checkout", () => {
       hint: `add one of ${markers} at the top of the project`,
     });
     expect(find(rowsOf(stdout), "language servers", "go")?.status).toBe("unused");
+    // The cache's rows say what each install brings: typescript@<server version> is not the TypeScript version.
+    const typescript = BUILTIN_SERVERS.find((spec) => spec.id === "typescript")!.npm!.packages;
+    const row = rowsOf(stdout).find((r) => r.group === "language server cache" && r.name.startsWith("typescript@"));
+    expect(row?.detail).toEndWith(`(typescript: typescript-language-server ${typescript["typescript-language-server"]}, typescript ${typescript.typescript})`);
   }, DOCTOR_TIMEOUT_MS);
 
   test("--config is honoured: its server override is what is probed, and what it leaves out is not probed", async () => {
