@@ -31,15 +31,24 @@ main();
 /** tsx as a user has it: on PATH (here the repository's devDependency, outside the test's workspace). */
 const WITH_TSX = { PATH: `${join(import.meta.dir, "..", "..", "node_modules", ".bin")}:${process.env.PATH}` };
 
+/** Runs `body` with PATH set to `path` (the sidecar a harness starts inherits it), then puts it back. */
+async function withPath(path: string, body: () => Promise<void>): Promise<void> {
+  const saved = process.env.PATH;
+  process.env.PATH = path;
+  try {
+    await body();
+  } finally {
+    process.env.PATH = saved;
+  }
+}
+
 describe("debug with node: TypeScript through tsx", () => {
   test("a breakpoint in a .ts line, the stack with its awaiting frames, steps in .ts lines, set_variable", async () => {
     requireTool("/usr/bin/node", "apt install nodejs");
     requireTool(join(import.meta.dir, "..", "..", "node_modules", ".bin", "tsx"), "npm install (tsx is a devDependency)");
     await using dir = await tempDir();
     await dir.write({ "package.json": '{"name": "app"}\n', "app.ts": APP });
-    const saved = process.env.PATH;
-    process.env.PATH = WITH_TSX.PATH;
-    try {
+    await withPath(WITH_TSX.PATH, async () => {
       await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
       const found = await h.ok({ operation: "adapters" });
       expect(found.text).toContain("TypeScript through tsx");
@@ -60,24 +69,72 @@ describe("debug with node: TypeScript through tsx", () => {
       const done = await h.ok({ operation: "continue" });
       expect(done.data).toMatchObject({ state: "exited", exit_code: 0 });
       expect((await h.ok({ operation: "output" })).data.output).toContain("norm 12\n");
-    } finally {
-      process.env.PATH = saved;
-    }
+    });
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("an exception stops at its .ts line, caught ones when asked; a conditional breakpoint in a loop and a logpoint speak in .ts lines", async () => {
+    requireTool("/usr/bin/node", "apt install nodejs");
+    requireTool(join(import.meta.dir, "..", "..", "node_modules", ".bin", "tsx"), "npm install (tsx is a devDependency)");
+    await using dir = await tempDir();
+    // Type-only lines first, so every .ts line differs from the JavaScript line node runs.
+    const FAIL = `type Input = string;\ninterface Parsed {\n  ok: boolean;\n}\n\nfunction parse(text: Input): Parsed {\n  try {\n    JSON.parse(text);\n  } catch {\n    console.log("caught");\n  }\n  throw new TypeError("bad input: " + text);\n}\nparse("{");\n`;
+    const LOOP = `type Count = number;\n\nlet total: Count = 0;\nfor (let i: Count = 0; i < 10; i++) {\n  total += i;\n}\nconsole.log("total", total);\n`;
+    await dir.write({ "package.json": '{"name": "app"}\n', "fail.ts": FAIL, "loop.ts": LOOP });
+    await withPath(WITH_TSX.PATH, async () => {
+      await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+      const thrown = await h.ok({ operation: "launch", program: "fail.ts" });
+      expect(thrown.data).toMatchObject({ state: "stopped", reason: "exception", exception: "TypeError: bad input: {", frame: { name: "parse", file: "fail.ts", line: 12 } });
+      const ended = await h.ok({ operation: "continue" });
+      expect(ended.data).toMatchObject({ state: "exited", exit_code: 1 });
+      await h.ok({ operation: "exceptions", filters: ["all"] });
+      const caught = await h.ok({ operation: "restart" });
+      expect(caught.data).toMatchObject({ state: "stopped", reason: "exception", frame: { name: "parse", file: "fail.ts", line: 8 } });
+      expect(caught.data.exception).toContain("SyntaxError");
+      await h.ok({ operation: "terminate" });
+      await h.ok({ operation: "exceptions", filters: [] });
+
+      await h.ok({ operation: "breakpoints", file: "loop.ts", lines: [{ line: 5, condition: "i === 7" }, { line: 7, log_message: "logged total={total}" }] });
+      const stopped = await h.ok({ operation: "launch", program: "loop.ts" });
+      expect(stopped.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "loop.ts", line: 5 } });
+      expect((await h.ok({ operation: "evaluate", expression: "i" })).data.result).toBe("7");
+      expect((await h.ok({ operation: "evaluate", expression: "total" })).data.result).toBe("21");
+      const done = await h.ok({ operation: "continue" });
+      expect(done.data).toMatchObject({ state: "exited", exit_code: 0 });
+      const output = (await h.ok({ operation: "output" })).data.output;
+      expect(output).toContain("logged total=45");
+      expect(output).toContain("total 45\n");
+      // esbuild's own worker thread (tsx transforms with it) is not the program's: no note about it.
+      expect(output).not.toContain("worker thread");
+    });
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("an ES module in TypeScript (.mts) runs through tsx's loader: a top-level throw ends it under uncaught, and stops at its .ts line under all", async () => {
+    requireTool("/usr/bin/node", "apt install nodejs");
+    requireTool(join(import.meta.dir, "..", "..", "node_modules", ".bin", "tsx"), "npm install (tsx is a devDependency)");
+    await using dir = await tempDir();
+    await dir.write({ "package.json": '{"name": "app"}\n', "fail.mts": `type N = number;\nconst limit: N = 3;\nexport function check(n: N): N {\n  if (n > limit) throw new RangeError("too big: " + n);\n  return n;\n}\ncheck(5);\n` });
+    await withPath(WITH_TSX.PATH, async () => {
+      await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+      // node evaluates an ES module inside its loader's promise chain, so V8 counts the throw as
+      // caught: "uncaught" does not stop (as for a .mjs program), and docs/debug.md says so.
+      const ended = await h.ok({ operation: "launch", program: "fail.mts" });
+      expect(ended.data).toMatchObject({ state: "exited", exit_code: 1 });
+      expect(ended.data.output).toContain("RangeError: too big: 5");
+      await h.ok({ operation: "exceptions", filters: ["all"] });
+      const thrown = await h.ok({ operation: "restart" });
+      expect(thrown.data).toMatchObject({ state: "stopped", reason: "exception", exception: "RangeError: too big: 5", frame: { name: "check", file: "fail.mts", line: 4 } });
+    });
   }, ADAPTER_TEST_TIMEOUT_MS);
 
   test("without tsx a TypeScript launch is refused with how to get it", async () => {
     requireTool("/usr/bin/node", "apt install nodejs");
     await using dir = await tempDir();
     await dir.write({ "package.json": "{}\n", "app.ts": APP });
-    const saved = process.env.PATH;
-    process.env.PATH = "/usr/bin:/bin";
-    try {
+    await withPath("/usr/bin:/bin", async () => {
       await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
       const refused = await h.call({ operation: "launch", program: "app.ts" });
       expect(refused.isError).toBe(true);
       expect(refused.text).toContain("no tsx was found to run it");
-    } finally {
-      process.env.PATH = saved;
-    }
+    });
   }, ADAPTER_TEST_TIMEOUT_MS);
 });

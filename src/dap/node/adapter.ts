@@ -44,6 +44,12 @@ const WITHOUT_INSPECT_FLAGS = "process.execArgv.splice(0, process.execArgv.lengt
 /** Scripts whose frames steps pass through, as VS Code's js-debug skips `<node_internals>`: Node's own and tsx's loader. */
 const SKIPPED_SCRIPTS = ["^node:", "/node_modules/tsx/"];
 
+/**
+ * What runs a TypeScript program, not the program: tsx, and the esbuild it transforms with (whose
+ * synchronous API runs in a worker thread of its own).
+ */
+const TOOLING_SCRIPT = /\/node_modules\/(tsx|esbuild)\//;
+
 export class NodeAdapter {
   private cdp: CdpClient | undefined;
   private child: ChildProcess | undefined;
@@ -179,7 +185,7 @@ export class NodeAdapter {
         .send("NodeWorker.sendMessageToWorker", { sessionId: event.sessionId, message })
         .then(() => cdp.send("NodeWorker.detach", { sessionId: event.sessionId }))
         .catch(() => undefined);
-      if (!event.workerInfo.url.startsWith("node:internal/")) this.note(`the program started a worker thread (${event.workerInfo.title || event.workerInfo.url}); worker threads are not debugged`);
+      if (!event.workerInfo.url.startsWith("node:internal/") && !TOOLING_SCRIPT.test(event.workerInfo.url)) this.note(`the program started a worker thread (${event.workerInfo.title || event.workerInfo.url}); worker threads are not debugged`);
     });
     cdp.onClose(() => {
       if (!this.launched) this.programEnded(undefined);
@@ -204,6 +210,11 @@ export class NodeAdapter {
         return;
       }
     }
+    // Before the start stop too: tsx throws and catches while it loads, ahead of the program's first line.
+    if (this.thrownAndCaughtByTooling(event)) {
+      await cdp.send("Debugger.resume", {});
+      return;
+    }
     const hit = this.book().kindOf(event.hitBreakpoints ?? []) ?? (top && this.book().isEntry(event.hitBreakpoints ?? []) ? "breakpoint" : undefined);
     if (this.starting && !hit) {
       // `--inspect-brk`'s stop before the first line: breakpoints are placed, so the program runs on.
@@ -221,6 +232,21 @@ export class NodeAdapter {
     const description = exception ? exceptionLine(this.lastException) : reason === "breakpoint" && !hit ? "a debugger statement" : undefined;
     this.resumedBy = "continue";
     this.dap.event("stopped", { reason, threadId: THREAD_ID, allThreadsStopped: true, ...(description ? { description, text: description } : {}) });
+  }
+
+  /**
+   * A caught exception thrown by tsx or esbuild (tsx stats a tsconfig.json that is not there, in
+   * every folder up from the program) or by node's own modules alone: with "all" exceptions on, each
+   * stopped the program before its first line. The thrower is the first frame outside node's own
+   * modules; a caught exception the program's code provoked in node's modules (a stat of its own in
+   * a try) still stops.
+   */
+  private thrownAndCaughtByTooling(event: Protocol.Debugger.PausedEvent): boolean {
+    if (event.reason !== "exception" || (event.data as { uncaught?: boolean } | undefined)?.uncaught !== false) return false;
+    // A paused frame's own url is empty in node 20: the script's, as parsed, names it.
+    const thrower = event.callFrames.map((frame) => this.scripts.url(frame.location.scriptId) ?? "").find((url) => !url.startsWith("node:"));
+    // No frame outside node's own modules: node threw and caught it itself (its ES module loader's `new URL` tries).
+    return thrower === undefined || TOOLING_SCRIPT.test(thrower);
   }
 
   private async resume(by: "step" | "continue", method: "Debugger.resume" | "Debugger.stepOver" | "Debugger.stepInto" | "Debugger.stepOut"): Promise<undefined> {

@@ -1,7 +1,9 @@
 // Starting `node --inspect-brk` for a launch, or finding the inspector of a running one for an attach.
 import { spawn, type ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { moduleFormat } from "./module-format.ts";
 
 /** How long node may take to print the inspector's address (a cold start on a loaded machine is well under 1 s). */
 export const INSPECTOR_LISTEN_TIMEOUT_MS = 20_000;
@@ -19,6 +21,18 @@ export interface NodeLaunch {
   tsxLoader?: string;
 }
 
+/**
+ * How node runs a TypeScript program through tsx. A CommonJS one goes through tsx's require hook
+ * (`--require`): through `--import`, node runs even a CommonJS entry inside its ES module loader's
+ * promise chain, where V8 predicts every throw caught, so pausing on uncaught exceptions never
+ * stopped (and tsx's hooks ran in a loader thread the program did not start). An ES module needs
+ * tsx's loader (`--import`).
+ */
+function tsxFlags(loader: string, program: string): string[] {
+  if (moduleFormat(program) === "module") return ["--import", pathToFileURL(loader).href];
+  return ["--require", join(dirname(loader), "cjs", "index.cjs")];
+}
+
 export interface LaunchedNode {
   child: ChildProcess;
   webSocketUrl: string;
@@ -30,7 +44,7 @@ export interface LaunchedNode {
  * that node's own lines about the inspector (and the address to connect to) are taken out.
  */
 export function launchNode(launch: NodeLaunch): Promise<LaunchedNode> {
-  const loader = launch.tsxLoader ? ["--import", pathToFileURL(launch.tsxLoader).href] : [];
+  const loader = launch.tsxLoader ? tsxFlags(launch.tsxLoader, launch.program) : [];
   const child = spawn(launch.node, ["--inspect-brk=127.0.0.1:0", ...loader, launch.program, ...launch.args], {
     cwd: launch.cwd,
     env: { ...process.env, ...launch.env },
