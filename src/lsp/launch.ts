@@ -25,7 +25,7 @@ export interface ProgramLaunch {
   command: string;
   args: string[];
   env: NodeJS.ProcessEnv;
-  /** Where it was found, in words: "/usr/bin/clangd", "pyright 1.1.414 from the sidecar's cache". */
+  /** Where it was found, in words: "/usr/bin/clangd", "python@1.1.414 (pyright 1.1.414) from the sidecar's cache (…)". */
   source: string;
 }
 
@@ -66,7 +66,9 @@ export function serverFromInstall(spec: ServerSpec, dir: string, ctx: LaunchCont
   const entry = ctx.provisioner.cache.entryOf(dir, spec.npm!);
   const script = bunScript(entry, [...spec.args], serverEnv(spec, ctx), ctx);
   const plan = ctx.provisioner.plan(spec)!;
-  const launch = withOptions(spec, { ...script, source: `${plan.key} from the sidecar's cache (${dir})` }, entry, ctx);
+  // The install's key names the server's version alone: typescript@5.3.0 brings TypeScript 5.9.3.
+  const packages = Object.entries(plan.packages).map(([name, version]) => `${name} ${version}`).join(", ");
+  const launch = withOptions(spec, { ...script, source: `${plan.key} (${packages}) from the sidecar's cache (${dir})` }, entry, ctx);
   if (typeof launch === "string") throw new Error(`the ${plan.key} install is incomplete: ${launch}; \`sidecar servers remove ${spec.id}\` and try again`);
   return launch;
 }
