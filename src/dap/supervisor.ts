@@ -9,6 +9,7 @@ import { BreakpointBook, type BreakpointResult, type FunctionBreakpoint, type Li
 import { ADAPTERS, adapterById, adapterForProgram, withoutAdapterNoise, type AdapterEntry, type AdapterId } from "./catalog.ts";
 import { DapRequestError } from "./connection.ts";
 import { backgroundProbe } from "./debugpy-probe.ts";
+import { debuggeeVariables } from "./debuggee-env.ts";
 import { debuggeeStdin, type StdinChoice } from "./debuggee-stdin.ts";
 import { detachWords } from "./detach.ts";
 import { detectAll, detectStatic, type Detection, type Overrides } from "./detect.ts";
@@ -190,7 +191,7 @@ export class DebugSupervisor {
       args: options.args,
       cwd: found.root!,
       stdin: stdin.path,
-      env: options.env ?? {},
+      env: debuggeeVariables(options.env, this.trust),
       ...(options.subprocesses ? { subprocesses: true } : {}),
       ...(found.python ? { python: found.python } : {}),
     });

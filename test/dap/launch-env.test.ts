@@ -2,6 +2,7 @@
 // runs here (debugpy, lldb, delve, the sidecar's own Node.js adapter), kept for restart.
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { ADAPTER_TEST_TIMEOUT_MS, debugHarness, requireDebugpy, requireTool } from "./harness.ts";
 
@@ -60,4 +61,23 @@ describe("launch with env", () => {
     const done = await h.ok({ operation: "continue" });
     expect(done.data).toMatchObject({ state: "exited", output: "hello there | from the sidecar\n" });
   }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("node: untrusted, a given PATH loses its entries inside the checkout, as the adapter's own PATH does", async () => {
+    requireTool("/usr/bin/node", "apt install nodejs");
+    await using dir = await tempDir();
+    await dir.write({ "package.json": "{}\n", "path.js": "console.log(process.env.PATH);\n" });
+    await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+    const given = await h.ok({ operation: "launch", program: "path.js", env: { PATH: `${join(dir.path, "bin")}:/usr/bin:/bin` } });
+    expect(given.data).toMatchObject({ state: "exited", output: "/usr/bin:/bin\n" });
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
+  test("the tag by which the sidecar finds a program that left its process group cannot be set", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "package.json": "{}\n", "env.js": "console.log(1);\n" });
+    await using h = await debugHarness(dir.path);
+    const refused = await h.call({ operation: "launch", program: "env.js", env: { SIDECAR_TREE_1: "x" } });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("env may not set SIDECAR_TREE_1");
+    expect(JSON.stringify(refused.data)).toContain("invalid_arguments");
+  });
 });
