@@ -126,6 +126,67 @@ describe("debug with node: TypeScript through tsx", () => {
     });
   }, ADAPTER_TEST_TIMEOUT_MS);
 
+  test("a hit condition, step_in/step_out, scopes and variables, stdin, run_to and pause, in .ts lines", async () => {
+    requireTool("/usr/bin/node", "apt install nodejs");
+    requireTool(join(import.meta.dir, "..", "..", "node_modules", ".bin", "tsx"), "npm install (tsx is a devDependency)");
+    await using dir = await tempDir();
+    // Type-only lines first, so every .ts line differs from the JavaScript line node runs.
+    const WORDS = `import { readFileSync } from "node:fs";
+type Word = string;
+interface Counted {
+  word: Word;
+}
+
+function shout(word: Word): Word {
+  const loud: Word = word.toUpperCase();
+  return loud;
+}
+
+const words: Word[] = readFileSync(0, "utf8").trim().split(" ");
+for (const word of words) {
+  const counted: Counted = { word: shout(word) };
+  console.log(counted.word);
+}
+console.log("done");
+`;
+    const SPIN = "type Tick = number;\nlet ticks: Tick = 0;\nwhile (true) {\n  ticks++;\n}\n";
+    await dir.write({ "package.json": '{"name": "app"}\n', "words.ts": WORDS, "spin.ts": SPIN });
+    await withPath(WITH_TSX.PATH, async () => {
+      await using h = await debugHarness(dir.path, { stopWaitSeconds: 60 });
+      await h.ok({ operation: "breakpoints", file: "words.ts", lines: [8] });
+      const launched = await h.ok({ operation: "launch", program: "words.ts", stdin: "one two three" });
+      expect(launched.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { name: "shout", file: "words.ts", line: 8 } });
+      const stack = await h.ok({ operation: "stack" });
+      const scopes = await h.ok({ operation: "scopes", frame_id: stack.data.frames[0].id });
+      const local = scopes.data.scopes.find((scope: { name: string }) => scope.name === "Local");
+      const locals = await h.ok({ operation: "variables", reference: local.reference });
+      expect(locals.data.variables).toContainEqual(expect.objectContaining({ name: "word", value: '"one"' }));
+      // V8 steps out to the caller's next position: the rest of line 14 has none, so the next line.
+      const out = await h.ok({ operation: "step_out" });
+      expect(out.data.frame).toMatchObject({ file: "words.ts", line: 15 });
+      await h.ok({ operation: "breakpoints", file: "words.ts", lines: [{ line: 14, hit_condition: "2" }] });
+      const third = await h.ok({ operation: "continue" });
+      expect(third.data).toMatchObject({ state: "stopped", reason: "breakpoint", frame: { file: "words.ts", line: 14 } });
+      expect((await h.ok({ operation: "evaluate", expression: "word" })).data.result).toBe('"three"');
+      const into = await h.ok({ operation: "step_in" });
+      expect(into.data.frame).toMatchObject({ name: "shout", file: "words.ts", line: 8 });
+      await h.ok({ operation: "breakpoints", file: "words.ts", lines: [] });
+      const ran = await h.ok({ operation: "run_to", file: "words.ts", line: 17 });
+      expect(ran.data).toMatchObject({ state: "stopped", frame: { file: "words.ts", line: 17 } });
+      expect((await h.ok({ operation: "output", offset: 0 })).data.output).toBe("ONE\nTWO\nTHREE\n");
+      await h.ok({ operation: "terminate" });
+
+      // Its own run with a short wait: launch answers "running" after it rather than after 60 s.
+      await using busy = await debugHarness(dir.path, { stopWaitSeconds: 1 });
+      const running = await busy.ok({ operation: "launch", program: "spin.ts" });
+      expect(running.data.state).toBe("running");
+      const paused = await busy.ok({ operation: "pause" });
+      expect(paused.data).toMatchObject({ state: "stopped", reason: "pause", frame: { file: "spin.ts" } });
+      expect([3, 4]).toContain(paused.data.frame.line);
+      expect(Number((await busy.ok({ operation: "evaluate", expression: "ticks" })).data.result)).toBeGreaterThan(0);
+    });
+  }, ADAPTER_TEST_TIMEOUT_MS);
+
   test("without tsx a TypeScript launch is refused with how to get it", async () => {
     requireTool("/usr/bin/node", "apt install nodejs");
     await using dir = await tempDir();
