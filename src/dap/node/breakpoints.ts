@@ -207,10 +207,12 @@ export class Breakpoints {
     const query = `(function\\s*\\*?\\s+${name}\\s*\\(|\\b${name}\\s*[:=]\\s*(async\\s+)?(function\\b|\\([^)]*\\)\\s*=>|[A-Za-z_$][\\w$]*\\s*=>)|^\\s*(async\\s+|static\\s+)*${name}\\s*\\([^)]*\\)\\s*\\{)`;
     const matches = await this.cdp.send("Debugger.searchInContent", { scriptId, query, isRegex: true }).catch(() => undefined);
     let placed = 0;
-    for (const match of matches?.result ?? []) {
-      const source = await this.cdp.send("Debugger.getScriptSource", { scriptId }).catch(() => undefined);
-      const lines = source?.scriptSource.split("\n") ?? [];
-      const body = bodyStart(lines, match.lineNumber);
+    const lineNumbers = [...new Set((matches?.result ?? []).map((match) => match.lineNumber))];
+    const source = lineNumbers.length ? await this.cdp.send("Debugger.getScriptSource", { scriptId }).catch(() => undefined) : undefined;
+    const lines = source?.scriptSource.split("\n") ?? [];
+    // Each match within its line: tsx's CommonJS output is one line, whose first `{` is in esbuild's __name helper.
+    const places = lineNumbers.flatMap((line) => [...(lines[line] ?? "").matchAll(new RegExp(query, "g"))].map((found) => bodyStart(lines, line, found.index)));
+    for (const body of places) {
       if (!body) continue;
       const result = await this.cdp
         .send("Debugger.setBreakpoint", { location: { scriptId, ...body }, ...(entry.condition ? { condition: entry.condition } : {}) })
@@ -245,12 +247,15 @@ export class Breakpoints {
   }
 }
 
-/** The place just inside the `{` that opens the body declared on `line`: V8 moves it to the body's first statement. */
-function bodyStart(lines: readonly string[], line: number): { lineNumber: number; columnNumber: number } | undefined {
+/** The place just inside the `{` that opens the body declared at `line`:`column` (or an arrow's expression body): V8 moves it to the body's first statement. */
+function bodyStart(lines: readonly string[], line: number, column: number): { lineNumber: number; columnNumber: number } | undefined {
   for (let at = line; at < Math.min(lines.length, line + 5); at++) {
-    const brace = lines[at]!.indexOf("{", at === line ? lines[at]!.search(/\(/) : 0);
+    const from = at === line ? column : 0;
+    const open = at === line ? lines[at]!.indexOf("(", from) : 0;
+    const arrow = at === line ? lines[at]!.slice(from).search(/=>\s*[^{\s]/) : -1;
+    const brace = open >= 0 ? lines[at]!.indexOf("{", open) : -1;
+    if (arrow >= 0 && (brace < 0 || from + arrow < brace)) return { lineNumber: at, columnNumber: from + arrow + 2 };
     if (brace >= 0) return { lineNumber: at, columnNumber: brace + 1 };
-    if (at === line && /=>\s*[^{\s]/.test(lines[at]!)) return { lineNumber: at, columnNumber: lines[at]!.indexOf("=>") + 2 };
   }
   return undefined;
 }
