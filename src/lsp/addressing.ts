@@ -3,7 +3,7 @@ import type { DocumentSymbol, Range, SymbolInformation } from "vscode-languagese
 import { ToolFailure } from "../answer/failure.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
 import { shownPath } from "../workspace/shown-path.ts";
-import { syncDocument, uriOf, type SyncedDocument } from "./documents.ts";
+import { syncDocument, type SyncedDocument } from "./documents.ts";
 import { definitionNamedAt, definitionsOf, enclosingDefinition, matchNamePath, nameSegments, parseNamePath, pickDefinition, shownNamePath, type Definition } from "./name-path.ts";
 import { pathOfUri } from "./present.ts";
 import { locate, refuseWhileIndexing, requireProvider, type Target } from "./queries.ts";
@@ -147,34 +147,20 @@ export async function withContainers<T extends { path: string; line: number; col
   signal?: AbortSignal,
 ): Promise<{ rows: ContainedRow<T>[]; note?: string }> {
   const outlines = new Map<string, Definition[] | undefined>();
-  const unopened: string[] = [];
   for (const row of rows) {
     if (row.outside || outlines.has(row.path)) continue;
-    const path = resolveInWorkdir(supervisor.workdir, row.path);
-    // Only files the server already has open: opening a file for its outline, then deleting it on
-    // disk, left pyright hanging every references request after (test/lsp/watching.test.ts).
-    const handle = await supervisor.serverFor(path).catch(() => undefined);
-    if (!handle?.client.documents.has(uriOf(path))) {
-      outlines.set(row.path, []);
-      unopened.push(shownPath(row.path));
-      continue;
-    }
     try {
-      outlines.set(row.path, (await fileOutline(supervisor, path, signal)).definitions);
+      outlines.set(row.path, (await fileOutline(supervisor, resolveInWorkdir(supervisor.workdir, row.path), signal)).definitions);
     } catch (error) {
       if (signal?.aborted) throw error;
       outlines.set(row.path, undefined);
     }
   }
   const unknown = [...outlines].filter(([, definitions]) => definitions === undefined).map(([path]) => shownPath(path));
-  const notes = [
-    ...(unknown.length ? [`which definition holds each use is not known in ${unknown.join(", ")} (its outline could not be had)`] : []),
-    ...(unopened.length ? [`which definition holds each use is shown for files the language server has open; not for ${unopened.join(", ")} (call lsp symbols or body on a file to open it)`] : []),
-  ];
   const contained = rows.map((row) => {
     const definitions = outlines.get(row.path);
     const holder = definitions && enclosingDefinition(definitions, { line: row.line - 1, character: row.column - 1 });
     return holder ? { ...row, in: shownNamePath(holder) } : { ...row };
   });
-  return { rows: contained, ...(notes.length ? { note: notes.join("; ") } : {}) };
+  return { rows: contained, ...(unknown.length ? { note: `which definition holds each use is not known in ${unknown.join(", ")} (its outline could not be had)` } : {}) };
 }

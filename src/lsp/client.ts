@@ -323,9 +323,19 @@ export class LanguageServerClient {
     return this.stopping;
   }
 
-  /** Work-done progress tokens running (created or begun, not ended), with their titles. */
+  /** Work-done progress tokens running (created or begun, not ended, not fallen silent), with what they said. */
   get activeProgress(): ReadonlyMap<string | number, string> {
     return this.progress.active;
+  }
+
+  /** Tokens that reported work, never ended it and have said nothing since (SILENT_PROGRESS_MS): not waited on. */
+  get silentProgress(): ReadonlyMap<string | number, string> {
+    return this.progress.silent;
+  }
+
+  /** What the server says it is doing, for `lsp status`; empty when it reports nothing. */
+  get progressWords(): string {
+    return this.progress.words();
   }
 
   /** Signals whatever is left of the group (a crashed server's own children) and closes the connection. */
@@ -372,8 +382,9 @@ export class LanguageServerClient {
       this.published.set(params.uri, { version: params.version ?? undefined, diagnostics: params.diagnostics, sequence: this.sequence });
       this.events.emit("published", params.uri);
     });
-    c.onNotification("$/progress", (params: { token: string | number; value?: { kind?: string; title?: string } }) => {
+    c.onNotification("$/progress", (params: { token: string | number; value?: { kind?: string; title?: string; message?: string } }) => {
       if (params.value?.kind === "begin") this.progress.began(params.token, params.value.title ?? "working");
+      if (params.value?.kind === "report") this.progress.reported(params.token, params.value.message);
       if (params.value?.kind === "end") {
         this.progress.ended(params.token);
         if (this.spec.startupAnalysis?.endsWith === "progress") this.startupAnalysisEnded();

@@ -235,7 +235,7 @@ export class LanguageServerSupervisor {
         const source = describeSource(spec, root, ctx);
         const skipped = source.lookup.kind === "found" ? skippedText(source.lookup.skipped) : "";
         const found = source.source ? { ...base, source: source.source } : base;
-        if (entry?.client?.alive && !entry.client.isStopping) rows.push({ ...found, state: "running", reason: [skipped.slice(2), diagnosticsCaveat(spec, ctx)].filter(Boolean).join("; "), ...lacking(entry.client.capabilities) });
+        if (entry?.client?.alive && !entry.client.isStopping) rows.push({ ...found, state: "running", reason: [skipped.slice(2), diagnosticsCaveat(spec, ctx), entry.client.progressWords].filter(Boolean).join("; "), ...lacking(entry.client.capabilities) });
         else if (entry?.starting) rows.push({ ...found, state: source.state === "installing" ? "installing" : "idle", reason: source.state === "installing" ? source.reason : "starting" });
         else if (entry && entry.retryAt !== undefined && entry.retryAt > Date.now()) rows.push({ ...found, state: "unavailable", reason: this.reasonOf(entry) });
         else if (source.state === "installable" && entry?.lastError) rows.push({ ...found, state: "unavailable", reason: this.reasonOf(entry) });

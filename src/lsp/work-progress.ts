@@ -8,26 +8,67 @@
  */
 export const CREATED_PROGRESS_GRACE_MS = 5_000;
 
+/**
+ * A token that has sent a "report" and then says nothing for this long no longer counts as
+ * running: a server that reports its work's progress reports as the work advances. pyright, after
+ * a file it had open was deleted, begins "2 files to analyze" and never ends it while it goes on
+ * answering every request; every query waited out the indexing bound twice (about 120 s) behind
+ * it. A token that never reported (gopls "Loading packages": begin, then end) still counts until
+ * it ends, as a query cannot tell its silence from loading.
+ */
+export const SILENT_PROGRESS_MS = 10_000;
+
 export class WorkProgress {
-  /** Tokens created or begun and not yet ended, with their titles. */
+  /** Tokens created or begun, not ended, and not silent past SILENT_PROGRESS_MS after a report, with what they said. */
   readonly active = new Map<string | number, string>();
+  /** Tokens that reported, then fell silent: not waited on, named where an answer may be affected. */
+  readonly silent = new Map<string | number, string>();
   /** How many tokens began running, ever. */
   starts = 0;
-  /** Tokens created with no "begin" yet: each is dropped after CREATED_PROGRESS_GRACE_MS. */
-  private readonly unbegun = new Map<string | number, ReturnType<typeof setTimeout>>();
+  /** Timers per token: a created token's grace, or a reporting token's silence. */
+  private readonly timers = new Map<string | number, ReturnType<typeof setTimeout>>();
+  private readonly titles = new Map<string | number, string>();
 
-  /** `changed` hears every change of the running set that happens later, on its own (a grace running out). */
+  /** `changed` hears every change of the running set that happens later, on its own (a grace or a silence running out). */
   constructor(private readonly changed: () => void) {}
 
   began(token: string | number, title: string): void {
-    if (!this.active.has(token)) this.starts += 1;
-    this.active.set(token, title);
-    this.forgetUnbegun(token);
+    if (!this.active.has(token) && !this.silent.has(token)) this.starts += 1;
+    this.titles.set(token, title);
+    this.silent.delete(token);
+    this.active.set(token, title || "working");
+    this.forgetTimer(token);
+  }
+
+  /** A "report": the work goes on, and its silence is timed from now. */
+  reported(token: string | number, message: string | undefined): void {
+    if (!this.active.has(token) && !this.silent.has(token)) return; // an ended or unknown token
+    const title = this.titles.get(token) ?? "";
+    const said = [title, message].filter(Boolean).join(": ") || "working";
+    this.silent.delete(token);
+    this.active.set(token, said);
+    this.arm(token, SILENT_PROGRESS_MS, () => {
+      this.active.delete(token);
+      this.silent.set(token, said);
+    });
+  }
+
+  /** What runs, and what fell silent (not waited on), in words; empty when nothing does. */
+  words(): string {
+    const quote = (said: Iterable<string>) => [...said].map((words) => `"${words}"`).join(", ");
+    return [
+      this.active.size ? `working: ${quote(this.active.values())}` : "",
+      this.silent.size ? `reported ${quote(this.silent.values())}, never ended it and has said nothing of it for over ${SILENT_PROGRESS_MS / 1000} s; queries no longer wait for it` : "",
+    ]
+      .filter(Boolean)
+      .join("; ");
   }
 
   ended(token: string | number): void {
     this.active.delete(token);
-    this.forgetUnbegun(token);
+    this.silent.delete(token);
+    this.titles.delete(token);
+    this.forgetTimer(token);
   }
 
   /**
@@ -36,17 +77,23 @@ export class WorkProgress {
    */
   created(token: string | number): void {
     this.began(token, "work announced");
-    // A "begin" or "end" clears this timer, so when it fires the token is still unbegun.
-    const timer = setTimeout(() => {
-      this.ended(token);
-      this.changed();
-    }, CREATED_PROGRESS_GRACE_MS);
-    timer.unref?.();
-    this.unbegun.set(token, timer);
+    this.arm(token, CREATED_PROGRESS_GRACE_MS, () => this.ended(token));
   }
 
-  private forgetUnbegun(token: string | number): void {
-    clearTimeout(this.unbegun.get(token));
-    this.unbegun.delete(token);
+  /** `lapse` runs when the timer fires: a "begin", "report" or "end" in between clears it first. */
+  private arm(token: string | number, ms: number, lapse: () => void): void {
+    this.forgetTimer(token);
+    const timer = setTimeout(() => {
+      this.timers.delete(token);
+      lapse();
+      this.changed();
+    }, ms);
+    timer.unref?.();
+    this.timers.set(token, timer);
+  }
+
+  private forgetTimer(token: string | number): void {
+    clearTimeout(this.timers.get(token));
+    this.timers.delete(token);
   }
 }

@@ -55,12 +55,19 @@ describe("a file created outside the sidecar", () => {
     const client = await t.client();
     const before = await call(client, "lsp", { action: "references", file: "pkg/geometry.py", line: 12, symbol: "double_area" });
     expect(places(before)).toEqual(["pkg/app.py", "pkg/app.py", "pkg/geometry.py"]);
-    await writeFile(join(dir.path, "pkg/report.py"), "from pkg.geometry import Rectangle, double_area\n\nprint(double_area(Rectangle(1, 1)))\n");
+    await writeFile(join(dir.path, "pkg/report.py"), "from pkg.geometry import Rectangle, double_area\n\n\ndef summary() -> float:\n    return double_area(Rectangle(1, 1))\n");
     const after = await eventually(
       () => call(client, "lsp", { action: "references", file: "pkg/geometry.py", line: 12, symbol: "double_area" }),
       (r) => places(r).includes("pkg/report.py"),
     );
     expect(places(after)).toEqual(["pkg/app.py", "pkg/app.py", "pkg/geometry.py", "pkg/report.py", "pkg/report.py"]);
+    // The new file was never open in the server: its outline is had for the answer, so its use is
+    // named with the function that holds it.
+    const use = (after.data.results as { path: string; line: number; in?: string }[]).find((row) => row.path === "pkg/report.py" && row.line === 5);
+    expect(use?.in).toBe("summary");
+    // Deleting a file it opened for that outline leaves pyright reporting "2 files to analyze"
+    // without end; once that falls silent the queries below no longer wait on it (each waited out
+    // the indexing bound twice, past this test's timeout, before; src/lsp/work-progress.ts).
     // Deleted again, its uses are gone from the answer too.
     await rm(join(dir.path, "pkg/report.py"));
     const gone = await eventually(
