@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { delimiter, join, resolve } from "node:path";
 import type { DocumentSymbol } from "vscode-languageserver-protocol";
-import { answerLspCall } from "../src/lsp/actions.ts";
+import { answerLspCall } from "../src/tools/lsp-actions.ts";
 import { findDefinition } from "../src/lsp/addressing.ts";
 import { syncDocument } from "../src/lsp/documents.ts";
 import { LanguageServices } from "../src/lsp/service.ts";

@@ -76,8 +76,3 @@ function signatureEnd(lines: readonly string[], definition: Definition, span: Li
   }
   return span.end;
 }
-
-/** A numbered line as `body` shows it: the number right-aligned, then the text; a cut line unnumbered. */
-export function numbered(row: NumberedLine, width: number): string {
-  return `${row.line ? String(row.line).padStart(width) : " ".repeat(width)}  ${row.text}`;
-}

@@ -19,6 +19,9 @@ import type { RuleConfig } from "./rules/spec.ts";
 import { StagedEdits } from "./staged-edits.ts";
 import { fileRef, type SearchScope } from "./walk.ts";
 
+/** A grammar's parser as other layers hold it: handed back to syntax/ functions, its trees walked only here. */
+export type LanguageParser = Parser;
+
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
 export interface SyntaxOptions {

@@ -4,7 +4,7 @@ import { ToolFailure } from "../answer/failure.ts";
 import type { MatchRecord } from "../syntax/file-search.ts";
 import { isRule, type Query } from "../syntax/rules/compiled.ts";
 import type { RuleConfig } from "../syntax/rules/spec.ts";
-import { readRuleConfig, RuleConfigError } from "../syntax/rules/validate.ts";
+import { ruleConfigArgument } from "../syntax/rules/validate.ts";
 import type { SearchAnswer } from "../syntax/service.ts";
 import { relativeToWorkdir } from "../workspace/paths.ts";
 import { shownPath } from "../workspace/shown-path.ts";
@@ -36,13 +36,7 @@ export function onePatternOrRule<T extends { pattern?: string; rule?: string | R
 
 /** The rule argument read and checked; a bad one is an invalid_pattern failure naming the key. */
 export function ruleOf(rule: string | Record<string, unknown> | undefined, forEdit: boolean): RuleConfig | undefined {
-  if (rule === undefined) return undefined;
-  try {
-    return readRuleConfig(rule, forEdit);
-  } catch (error) {
-    if (error instanceof RuleConfigError) throw new ToolFailure(error.message, { code: "invalid_pattern" });
-    throw error;
-  }
+  return rule === undefined ? undefined : ruleConfigArgument(rule, forEdit);
 }
 
 /** A rule whose pre-filter had no literal parsed every file: the answer says so. */

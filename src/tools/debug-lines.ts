@@ -1,8 +1,7 @@
 // Checks breakpoint lines against the file before an adapter sees them: a comment or blank line
 // moves to the next line of code, a line past the end or a missing file is refused with a sentence.
 import { statSync } from "node:fs";
-import type { Node, Parser } from "web-tree-sitter";
-import { grammarForPath } from "../syntax/grammars.ts";
+import { codeLines } from "../syntax/code-lines.ts";
 import type { SyntaxService } from "../syntax/service.ts";
 import { ToolFailure } from "../answer/failure.ts";
 import { readFileInside, relativeToWorkdir } from "../workspace/paths.ts";
@@ -45,7 +44,7 @@ export class SourceLineCheck {
     if (past.length) {
       throw new ToolFailure(`${shown} has ${count} lines; line${past.length > 1 ? "s" : ""} ${past.join(", ")} ${past.length > 1 ? "are" : "is"} past its end. Nothing was set.`, { code: "invalid_arguments" });
     }
-    const code = await this.codeLines(path, text, count);
+    const code = await codeLines(this.syntax, path, text, count);
     return lines.map((line) => {
       if (code[line - 1]) return { line, kind: "code" };
       const next = code.findIndex((isCode, index) => isCode && index >= line);
@@ -53,44 +52,8 @@ export class SourceLineCheck {
       return { line, kind: "moved", to: next + 1, why: blankOrComment(text, line) === "blank" ? "blank" : "comment" };
     });
   }
-
-  /** One flag per line: does it hold code (anything but comments and whitespace)? */
-  private async codeLines(path: string, text: string, count: number): Promise<boolean[]> {
-    const language = grammarForPath(path);
-    const parser = language && this.syntax ? await this.syntax.parser(language).catch(() => undefined) : undefined;
-    return parser ? treeCodeLines(parser, text, count) ?? lexicalCodeLines(path, text, count) : lexicalCodeLines(path, text, count);
-  }
 }
 
 function blankOrComment(text: string, line: number): "blank" | "a comment" {
   return (text.split("\n")[line - 1] ?? "").trim() === "" ? "blank" : "a comment";
-}
-
-function treeCodeLines(parser: Parser, text: string, count: number): boolean[] | undefined {
-  const code = new Array<boolean>(count).fill(false);
-  const tree = parser.parse(text);
-  if (!tree) return undefined;
-  try {
-    const visit = (node: Node): void => {
-      if (/comment/.test(node.type)) return;
-      if (node.childCount === 0) {
-        if (node.endIndex > node.startIndex) for (let row = node.startPosition.row; row <= node.endPosition.row && row < count; row++) code[row] = true;
-        return;
-      }
-      for (const child of node.children) if (child) visit(child);
-    };
-    visit(tree.rootNode);
-  } finally {
-    tree.delete();
-  }
-  return code;
-}
-
-/** Without a grammar: a line is code unless it is blank or starts a comment (`#` in Python, Ruby and shell; else `//`, `/*`, `*`). */
-function lexicalCodeLines(path: string, text: string, count: number): boolean[] {
-  const comment = /\.(py|pyw|rb|sh|bash)$/.test(path) ? /^#/ : /^(\/\/|\/\*|\*)/;
-  return text
-    .split("\n")
-    .slice(0, count)
-    .map((line) => line.trim() !== "" && !comment.test(line.trim()));
 }

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { defineTool } from "../tool/define.ts";
 import type { ErrorCode } from "../answer/error-codes.ts";
 import type { KernelFactory } from "../kernel/factory.ts";
-import { renderCell, type CellStatus } from "../kernel/render.ts";
+import { renderCell, type CellStatus } from "./eval-render.ts";
 import description from "./eval.txt" with { type: "text" };
 
 /** The code of a cell that did not end ok: it raised, or it was stopped before it ended. */

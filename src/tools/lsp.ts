@@ -1,6 +1,6 @@
 // The `lsp` tool: language-server queries by file, line and symbol (read tier).
 import * as v from "valibot";
-import { ACTIONS, answerLspCall } from "../lsp/actions.ts";
+import { ACTIONS, answerLspCall } from "./lsp-actions.ts";
 import type { LanguageServices } from "../lsp/service.ts";
 import type { ServerSpec } from "../lsp/server-spec.ts";
 import { defineTool, type Tool } from "../tool/define.ts";

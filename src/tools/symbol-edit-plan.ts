@@ -1,8 +1,8 @@
 // Where symbol_edit's text goes in the file: the definition's lines (doc comment included), its body, or beside it.
-import type { Parser } from "web-tree-sitter";
 import { ToolFailure } from "../answer/failure.ts";
 import { definitionSpan } from "../lsp/definition-text.ts";
 import type { Definition } from "../lsp/name-path.ts";
+import type { LanguageParser } from "../syntax/service.ts";
 import { definitionBody } from "../syntax/syntax-errors.ts";
 import { afterLine, blankLinesBetween, indentUnit, leadOf, lineBreakOf, lineStarts, reindent, type Operation, type TextReplacement } from "./symbol-edit-text.ts";
 
@@ -16,7 +16,7 @@ export interface EditRequest {
   /** The definitions beside it (its parent's children, or the file's top level). */
   siblings: readonly Definition[];
   /** The file's grammar, for finding a body; undefined without one. */
-  parser: Parser | undefined;
+  parser: LanguageParser | undefined;
 }
 
 /** The one replacement an operation makes, on the original text. */

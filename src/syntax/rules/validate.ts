@@ -2,6 +2,7 @@
 // known, every value of its type, each error naming the key's path and the keys valid there. Needs
 // no grammar, so a malformed rule is refused before any worker or file is touched.
 import { parseDocument } from "yaml";
+import { ToolFailure } from "../../answer/failure.ts";
 import { PatternError } from "../pattern.ts";
 import { CASE_NAMES, RULE_KEYS, SEPARATORS, type NthChildSpec, type PatternSpec, type RangeSpec, type RelationSpec, type RuleConfig, type RuleSpec, type TransformSpec } from "./spec.ts";
 
@@ -15,6 +16,16 @@ export class RuleConfigError extends PatternError {
 
 type Json = unknown;
 type Obj = Record<string, Json>;
+
+/** readRuleConfig for a tool's argument: a malformed config is an invalid_pattern failure naming the key. */
+export function ruleConfigArgument(input: string | Obj, forEdit: boolean): RuleConfig {
+  try {
+    return readRuleConfig(input, forEdit);
+  } catch (error) {
+    if (error instanceof RuleConfigError) throw new ToolFailure(error.message, { code: "invalid_pattern" });
+    throw error;
+  }
+}
 
 /** The config, read and checked; `forEdit` admits `transform` and `fix` (ast_edit). */
 export function readRuleConfig(input: string | Obj, forEdit: boolean): RuleConfig {
