@@ -1,14 +1,13 @@
-// The one answer every control call gives: where the program stopped (or that it still runs), and its output.
+// What a control call reports, as data: where the program stopped (or that it still runs), and its output.
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { isInside } from "../workspace/paths.ts";
-import { exitSentence, signalName, type ExitFacts } from "./exit-words.ts";
+import { signalName, type ExitFacts } from "./exit-words.ts";
 import type { AdapterEntry } from "./catalog.ts";
 import type { DapConnection } from "./connection.ts";
 import type { OutputRing } from "./output-ring.ts";
 import { EXIT_OUTPUT_QUIET_MS, OUTPUT_QUIET_MS, outputSettled } from "./output-settle.ts";
 import type { ReferenceTable } from "./references.ts";
 import type { SourceLines } from "./source-lines.ts";
-import { shownPath } from "../workspace/shown-path.ts";
 
 /**
  * What a report reads and records of a debug session. `DebugSession` (session.ts) is one; the
@@ -227,56 +226,6 @@ async function exceptionText(session: ReportedSession, threadId: number, body: D
     if (info) return [info.exceptionId, info.description].filter(Boolean).join(": ");
   }
   return body.text ?? body.description ?? "an exception (the adapter gave no text)";
-}
-
-/** The report as the model reads it: one line of where, the source line, then the output. */
-export function formatReport(report: StopReport): string {
-  const lines: string[] = [];
-  switch (report.state) {
-    case "running":
-      lines.push(
-        report.waited_ms === undefined
-          ? "The program is running; call pause to stop it where it is."
-          : `Still running after ${report.waited_ms} ms; call pause to stop it, or status to check again.`,
-      );
-      break;
-    case "exited":
-      lines.push(
-        exitSentence({
-          ...(report.exit_code !== undefined ? { exitCode: report.exit_code } : {}),
-          ...(report.signal_number !== undefined ? { signal: { number: report.signal_number, certain: report.signal_certain === true } } : {}),
-        }),
-      );
-      break;
-    case "ended":
-      lines.push(`The debug session ended: ${report.description}.`);
-      break;
-    case "stopped": {
-      const where = report.frame?.file ? `${shownPath(report.frame.file)}:${report.frame.line} in ${report.frame.name}` : report.frame?.name ?? "an unknown place";
-      const thread = report.thread ? ` (thread ${report.thread.id}${report.thread.name ? ` ${report.thread.name}` : ""})` : "";
-      lines.push(`Stopped (${report.reason}) at ${where}${thread}${processWords(report)}; frame id ${report.frame?.id ?? "?"}.`);
-      if (report.exception) lines.push(`Exception: ${report.exception}`);
-      else if (report.description && report.description !== report.reason) lines.push(report.description);
-      if (report.frame?.source !== undefined) lines.push(`  ${report.frame.line} | ${report.frame.source}`);
-      break;
-    }
-  }
-  if (report.process && report.state !== "stopped") lines.push(`(about the ${report.process.role} process${report.process.pid !== undefined ? ` ${report.process.pid}` : ""})`);
-  for (const event of report.process_events ?? []) lines.push(`Meanwhile: ${event}.`);
-  if (report.output) lines.push(`Output since the last report:\n${report.output.replace(/\n$/, "")}`);
-  if (report.output_dropped) lines.push(`(${report.output_dropped} characters of output were dropped; the buffer is bounded)`);
-  if (report.output_cut) {
-    const { from, to } = report.output_cut;
-    lines.push(`(characters ${from}–${to} of the output, ${to - from} in all, were left out of this report; output with offset ${from} returns them)`);
-  }
-  if (report.output_incomplete) lines.push("(output may still be arriving: it was still coming when this report was made; call output for the rest)");
-  return lines.join("\n");
-}
-
-/** " in child process 1234": which process stopped, when children are debugged; later calls act on it. */
-function processWords(report: StopReport): string {
-  if (!report.process) return "";
-  return ` in the ${report.process.role} process${report.process.pid !== undefined ? ` ${report.process.pid}` : ""}`;
 }
 
 function exitFields(exit: ExitFacts): Pick<StopReport, "exit_code" | "signal" | "signal_number" | "signal_certain"> {

@@ -1,4 +1,4 @@
-// The run's debug-session supervisor: one session per conversation, hard TTL, calls serialized.
+// The run's debug-session supervisor: one session at a time (a run serves one conversation), hard TTL, calls serialized.
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import { ToolFailure } from "../answer/failure.ts";
@@ -53,7 +53,7 @@ export interface Started extends StartedSession {
   session: DebugSession;
 }
 
-interface Conversation {
+interface DebugState {
   session?: DebugSession;
   book: BreakpointBook;
   queue: Promise<unknown>;
@@ -79,7 +79,8 @@ export class DebugSupervisor {
   readonly stopWaitMs: number;
   private readonly overrides: Overrides;
   readonly trust: ProgramTrust;
-  private readonly conversations = new Map<string, Conversation>();
+  /** The breakpoints, the session and the call queue: one of each for the run. */
+  private readonly state: DebugState = { book: new BreakpointBook(), queue: Promise.resolve() };
 
   constructor(settings: SupervisorSettings) {
     this.workdir = settings.workdir;
@@ -89,9 +90,9 @@ export class DebugSupervisor {
     this.trust = { workspace: settings.trustWorkspace, workdir: settings.workdir };
   }
 
-  /** Runs `work` after every earlier call of this conversation: a session is state, not parallel-safe. */
-  serialized<T>(conversation: string, work: () => Promise<T>): Promise<T> {
-    const entry = this.conversation(conversation);
+  /** Runs `work` after every earlier debug call: a session is state, not parallel-safe. */
+  serialized<T>(work: () => Promise<T>): Promise<T> {
+    const entry = this.state;
     const result = entry.queue.then(() => entry.expiring).then(work, work);
     entry.queue = result.catch(() => {});
     return result.catch(translateAdapterError);
@@ -107,27 +108,27 @@ export class DebugSupervisor {
    * processes debugged, the session of the process that stopped last, or of `pid` when the call
    * names one: calls act on it from then on.
    */
-  session(conversation: string, pid?: number): DebugSession {
-    const entry = this.conversation(conversation);
+  session(pid?: number): DebugSession {
+    const entry = this.state;
     if (entry.session) return pid === undefined ? entry.session.family.focus : focusOn(entry.session, pid);
     if (entry.expired) throw new ToolFailure(entry.expired, { code: "no_session" });
     throw new ToolFailure("No debug session is running; set breakpoints, then launch a program or attach to one.", { code: "no_session" });
   }
 
   /** The session if there is one, else why not: `status` answers either way. */
-  sessionOrWhyNot(conversation: string): DebugSession | { none: string; expired: boolean } {
-    const entry = this.conversation(conversation);
+  sessionOrWhyNot(): DebugSession | { none: string; expired: boolean } {
+    const entry = this.state;
     if (entry.session) return entry.session;
     if (entry.expired) return { none: entry.expired, expired: true };
     return { none: "No debug session is running; set breakpoints, then launch a program or attach to one.", expired: false };
   }
 
-  book(conversation: string): BreakpointBook {
-    return this.conversation(conversation).book;
+  book(): BreakpointBook {
+    return this.state.book;
   }
 
-  async setBreakpoints(conversation: string, file: string, specs: readonly LineBreakpoint[]): Promise<{ file: string; breakpoints: BreakpointResult[]; pending: boolean }> {
-    const entry = this.conversation(conversation);
+  async setBreakpoints(file: string, specs: readonly LineBreakpoint[]): Promise<{ file: string; breakpoints: BreakpointResult[]; pending: boolean }> {
+    const entry = this.state;
     const path = resolveInWorkdir(this.workdir, file);
     const kept = entry.book.setLines(path, specs);
     const session = entry.session;
@@ -140,8 +141,8 @@ export class DebugSupervisor {
     return { file: path, breakpoints: kept.map((spec) => ({ ...spec, verified: false, message: why })), pending: true };
   }
 
-  async setFunctionBreakpoints(conversation: string, specs: readonly FunctionBreakpoint[]): Promise<{ breakpoints: BreakpointResult[]; pending: boolean }> {
-    const entry = this.conversation(conversation);
+  async setFunctionBreakpoints(specs: readonly FunctionBreakpoint[]): Promise<{ breakpoints: BreakpointResult[]; pending: boolean }> {
+    const entry = this.state;
     entry.book.functions = [...new Map(specs.map((spec) => [spec.name, spec])).values()];
     if (entry.session?.live) {
       const [placed] = await Promise.all(liveProcesses(entry.session).map((member) => member.setFunctionBreakpoints(entry.book.functions)));
@@ -151,16 +152,16 @@ export class DebugSupervisor {
   }
 
   /** Chooses the exception filters; a live session gets them now, with words about those it lacks. */
-  async setExceptionFilters(conversation: string, filters: readonly string[]): Promise<{ filters: string[]; notes: string[]; pending: boolean }> {
-    const entry = this.conversation(conversation);
+  async setExceptionFilters(filters: readonly string[]): Promise<{ filters: string[]; notes: string[]; pending: boolean }> {
+    const entry = this.state;
     entry.book.exceptionFilters = [...filters];
     if (!entry.session?.live) return { filters: [...filters], notes: [], pending: true };
     const [notes] = await Promise.all(liveProcesses(entry.session).map((member) => member.applyExceptionFilters(filters)));
     return { filters: entry.session.exceptionFilters, notes: notes ?? [], pending: false };
   }
 
-  async launch(conversation: string, options: LaunchOptions, signal?: AbortSignal): Promise<Started> {
-    const entry = this.conversation(conversation);
+  async launch(options: LaunchOptions, signal?: AbortSignal): Promise<Started> {
+    const entry = this.state;
     await this.refuseSecond(entry);
     refuseShellOperators(options.args);
     const path = resolveInWorkdir(this.workdir, options.program);
@@ -208,8 +209,8 @@ export class DebugSupervisor {
   }
 
   /** Ends the session (if any) and launches the last launched program again, with today's breakpoints. */
-  async restart(conversation: string, signal?: AbortSignal): Promise<Started> {
-    const entry = this.conversation(conversation);
+  async restart(signal?: AbortSignal): Promise<Started> {
+    const entry = this.state;
     const last = entry.lastLaunch;
     if (!last) {
       throw new ToolFailure(
@@ -219,11 +220,11 @@ export class DebugSupervisor {
     }
     if (entry.session) await this.end(entry, "restarted");
     entry.session = undefined;
-    return this.launch(conversation, last, signal);
+    return this.launch(last, signal);
   }
 
-  async attach(conversation: string, port: number, adapterId: AdapterId | undefined, signal?: AbortSignal): Promise<Started> {
-    const entry = this.conversation(conversation);
+  async attach(port: number, adapterId: AdapterId | undefined, signal?: AbortSignal): Promise<Started> {
+    const entry = this.state;
     await this.refuseSecond(entry);
     await backgroundProbe(); // choosing the adapter may ask for debugpy's python
     const adapter = adapterId ? adapterById(adapterId) : this.onlyAdapterWithProject();
@@ -241,8 +242,8 @@ export class DebugSupervisor {
     return this.begin(entry, { adapter, running, output, root: found.root!, label, attachPort: port }, "attach", attachArgs, signal);
   }
 
-  async terminate(conversation: string): Promise<string> {
-    const entry = this.conversation(conversation);
+  async terminate(): Promise<string> {
+    const entry = this.state;
     const session = entry.session;
     if (!session) return entry.expired ?? "No debug session was running.";
     // Children still debugged end with it; those that exited before are not counted again.
@@ -254,9 +255,9 @@ export class DebugSupervisor {
     return detachedWords(session);
   }
 
-  /** The conversation's session without waiting for the call queue (for observers: tests, status pages). */
-  sessionFor(conversation: string): DebugSession | undefined {
-    return this.conversations.get(conversation)?.session;
+  /** The session without waiting for the call queue (for observers: tests, status pages). */
+  currentSession(): DebugSession | undefined {
+    return this.state.session;
   }
 
   /** Milliseconds of TTL left for a session. */
@@ -265,26 +266,17 @@ export class DebugSupervisor {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.conversations.values()].map((entry) => this.end(entry, "the sidecar run is shutting down")));
+    await this.end(this.state, "the sidecar run is shutting down");
   }
 
-  private conversation(id: string): Conversation {
-    let entry = this.conversations.get(id);
-    if (!entry) {
-      entry = { book: new BreakpointBook(), queue: Promise.resolve() };
-      this.conversations.set(id, entry);
-    }
-    return entry;
-  }
-
-  private async refuseSecond(entry: Conversation): Promise<void> {
+  private async refuseSecond(entry: DebugState): Promise<void> {
     const session = entry.session;
     if (session?.live) {
       const frame = session.state === "stopped" ? session.lastFrame : undefined;
       const where = frame?.file ? ` at ${shownPath(frame.file)}:${frame.line}` : "";
       throw new ToolFailure(
         `A debug session is already running: ${session.label}, ${session.state}${where}, ${ttlWords(this.ttlLeft(session))} of its TTL left. ` +
-          "Call terminate first to end it (or restart to launch the same program again); one session per conversation.",
+          "Call terminate first to end it (or restart to launch the same program again); one session at a time.",
       );
     }
     if (session) await this.end(entry, "replaced by a new session"); // exited or ended: release it
@@ -316,7 +308,7 @@ export class DebugSupervisor {
   }
 
   private async begin(
-    entry: Conversation,
+    entry: DebugState,
     start: { adapter: AdapterEntry; running: RunningAdapter; output: OutputRing; root: string; label: string; scratch?: string[]; attachPort?: number; childProcesses?: boolean },
     request: "launch" | "attach",
     args: Record<string, unknown>,
@@ -352,7 +344,7 @@ export class DebugSupervisor {
     }
   }
 
-  private async expire(entry: Conversation, session: DebugSession): Promise<void> {
+  private async expire(entry: DebugState, session: DebugSession): Promise<void> {
     if (entry.session !== session) return;
     const minutes = this.ttlMs / 60_000;
     const shown = minutes >= 1 ? `${Math.round(minutes)} minutes` : `${Math.round(this.ttlMs / 1000)} seconds`;
@@ -364,7 +356,7 @@ export class DebugSupervisor {
       : `The debug session (${session.label}) expired after its ${shown} TTL; the adapter was stopped. ${detachedWords(session)}`;
   }
 
-  private async end(entry: Conversation, reason: string): Promise<void> {
+  private async end(entry: DebugState, reason: string): Promise<void> {
     clearTimeout(entry.ttlTimer);
     await entry.session?.close(reason);
   }

@@ -1,9 +1,10 @@
-// The `debug` tool: drive a real debug adapter (debugpy, delve, lldb, dart, node) for this conversation.
+// The `debug` tool: drive a real debug adapter (debugpy, delve, lldb, dart, node) for the run's conversation.
 import type { BreakpointOptions, FunctionBreakpoint, LineBreakpoint } from "../dap/breakpoint-book.ts";
 import { evaluate, scopes, stack, threads, variables } from "../dap/inspect.ts";
 import { setVariable } from "../dap/set-variable.ts";
 import { runTo, stepFromShownFrame } from "../dap/stepping.ts";
-import { formatReport, type StopReport } from "../dap/stop-report.ts";
+import type { StopReport } from "../dap/stop-report.ts";
+import { stopReportText } from "./debug-stop-text.ts";
 import type { Started, DebugSupervisor } from "../dap/supervisor.ts";
 import type { SyntaxService } from "../syntax/service.ts";
 import type * as v from "valibot";
@@ -19,7 +20,7 @@ import description from "./debug.txt" with { type: "text" };
 /** How much program output one `output` call returns; the next call returns the next page. */
 const OUTPUT_PAGE_CHARS = 16_000;
 
-export function debugTool(supervisor: DebugSupervisor, conversation: string, syntax?: SyntaxService): Tool {
+export function debugTool(supervisor: DebugSupervisor, syntax?: SyntaxService): Tool {
   const lines = new SourceLineCheck(supervisor.workdir, syntax);
   return defineTool({
     name: "debug",
@@ -28,13 +29,12 @@ export function debugTool(supervisor: DebugSupervisor, conversation: string, syn
     description,
     input: debugInput,
     output: debugOutput,
-    run: (args, ctx) => supervisor.serialized(conversation, () => operate({ supervisor, conversation, lines }, args, ctx.signal)),
+    run: (args, ctx) => supervisor.serialized(() => operate({ supervisor, lines }, args, ctx.signal)),
   });
 }
 
 interface Deps {
   supervisor: DebugSupervisor;
-  conversation: string;
   lines: SourceLineCheck;
 }
 
@@ -48,10 +48,10 @@ function options(given: { condition?: string | undefined; hit_condition?: string
 
 type Answer = v.InferInput<typeof debugOutput>;
 
-async function operate({ supervisor, conversation, lines }: Deps, args: DebugArgs, signal: AbortSignal): Promise<ToolReply<Answer>> {
+async function operate({ supervisor, lines }: Deps, args: DebugArgs, signal: AbortSignal): Promise<ToolReply<Answer>> {
   const reply = <A extends Answer>(text: string, data: A) => ({ text, data });
   const stopReply = <O extends Answer["operation"], E extends object>(operation: O, report: StopReport, extra: E, prefix = "") =>
-    ({ text: prefix + formatReport(report), data: { operation, ...report, ...extra } });
+    ({ text: prefix + stopReportText(report), data: { operation, ...report, ...extra } });
   const startedReply = <O extends "launch" | "restart" | "attach">(operation: O, verb: string, started: Started) =>
     stopReply(
       operation,
@@ -59,7 +59,7 @@ async function operate({ supervisor, conversation, lines }: Deps, args: DebugArg
       { program: started.session.label, breakpoints: started.breakpoints, function_breakpoints: started.functionBreakpoints, exception_filters: started.exceptionFilters },
       `${verb} ${started.session.label}.\n${breakpointLines(supervisor.workdir, started.breakpoints, started.functionBreakpoints)}${started.notes.map((n) => `${n}\n`).join("")}`,
     );
-  const session = (pid: number | undefined) => supervisor.session(conversation, pid);
+  const session = (pid: number | undefined) => supervisor.session(pid);
   switch (args.operation) {
     case "adapters": {
       const found = await supervisor.adapters();
@@ -67,9 +67,9 @@ async function operate({ supervisor, conversation, lines }: Deps, args: DebugArg
       return reply(text.join("\n"), { operation: "adapters", adapters: found.map(({ adapter, usable, detail, hint }) => ({ adapter, usable, detail, ...(hint ? { hint } : {}) })) });
     }
     case "status": {
-      const current = supervisor.sessionOrWhyNot(conversation);
+      const current = supervisor.sessionOrWhyNot();
       if ("none" in current) return reply(current.none, { operation: "status", state: current.expired ? "ended" : "none", ...(current.expired ? { description: current.none } : {}) });
-      if (args.pid !== undefined) supervisor.session(conversation, args.pid); // moves the focus, or says there is no such process
+      if (args.pid !== undefined) supervisor.session(args.pid); // moves the focus, or says there is no such process
       const facts = sessionFacts(supervisor, current);
       // With children debugged, the state shown is the process calls act on; the facts list them all.
       return stopReply("status", await current.family.focus.status(), facts.data, facts.text);
@@ -83,7 +83,7 @@ async function operate({ supervisor, conversation, lines }: Deps, args: DebugArg
         const verdict = verdicts[i]!;
         return verdict.kind === "moved" ? { ...spec, line: verdict.to } : spec;
       });
-      const placed = await supervisor.setBreakpoints(conversation, path, specs);
+      const placed = await supervisor.setBreakpoints(path, specs);
       const text = placed.breakpoints.length ? placed.breakpoints.map((b) => breakpointLine(rel, b)) : [`Cleared the breakpoints in ${shownPath(rel)}.`];
       return reply([...movedLines(rel, verdicts), ...text].join("\n"), {
         operation: "breakpoints",
@@ -95,12 +95,12 @@ async function operate({ supervisor, conversation, lines }: Deps, args: DebugArg
     }
     case "function_breakpoints": {
       const specs = args.functions.map((entry): FunctionBreakpoint => (typeof entry === "string" ? { name: entry } : { name: entry.name, ...options(entry) }));
-      const placed = await supervisor.setFunctionBreakpoints(conversation, specs);
+      const placed = await supervisor.setFunctionBreakpoints(specs);
       const text = placed.breakpoints.length ? placed.breakpoints.map((b) => breakpointLine("", b)).join("\n") : "Cleared the function breakpoints.";
       return reply(text, { operation: "function_breakpoints", breakpoints: placed.breakpoints, pending: placed.pending });
     }
     case "exceptions": {
-      const chosen = await supervisor.setExceptionFilters(conversation, args.filters);
+      const chosen = await supervisor.setExceptionFilters(args.filters);
       const text = chosen.pending
         ? `Exception filters ${chosen.filters.length ? chosen.filters.join(", ") : "(none)"} will be sent at launch; each adapter's own names apply (debugpy: raised, uncaught, userUnhandled).`
         : `Exception filters on: ${chosen.filters.join(", ") || "none"}.`;
@@ -109,7 +109,6 @@ async function operate({ supervisor, conversation, lines }: Deps, args: DebugArg
     case "launch": {
       const stdin = args.stdin !== undefined ? { text: args.stdin } : args.stdin_file !== undefined ? { file: args.stdin_file } : undefined;
       const started = await supervisor.launch(
-        conversation,
         {
           program: args.program,
           args: args.args ?? [],
@@ -123,9 +122,9 @@ async function operate({ supervisor, conversation, lines }: Deps, args: DebugArg
       return startedReply("launch", "Launched", started);
     }
     case "restart":
-      return startedReply("restart", "Restarted", await supervisor.restart(conversation, signal));
+      return startedReply("restart", "Restarted", await supervisor.restart(signal));
     case "attach":
-      return startedReply("attach", "Attached:", await supervisor.attach(conversation, args.port, args.adapter, signal));
+      return startedReply("attach", "Attached:", await supervisor.attach(args.port, args.adapter, signal));
     case "continue":
       return stopReply("continue", await session(args.pid).resume("continue", args.thread_id, signal), {});
     case "step_over":
@@ -144,7 +143,7 @@ async function operate({ supervisor, conversation, lines }: Deps, args: DebugArg
       const shown = shownPath(rel);
       const [verdict] = await lines.check(path, [args.line]);
       const line = verdict!.kind === "moved" ? verdict!.to : args.line;
-      const outcome = await runTo(session(args.pid), supervisor.book(conversation), path, line, signal);
+      const outcome = await runTo(session(args.pid), supervisor.book(), path, line, signal);
       const head = [
         ...movedLines(rel, [verdict!]),
         outcome.reached
@@ -198,6 +197,6 @@ async function operate({ supervisor, conversation, lines }: Deps, args: DebugArg
       return reply(outputPageText(page), { operation: "output", output: page.text, from: page.from, to: page.to, total: page.total, more: page.more, dropped: page.dropped });
     }
     case "terminate":
-      return reply(await supervisor.terminate(conversation), { operation: "terminate" });
+      return reply(await supervisor.terminate(), { operation: "terminate" });
   }
 }

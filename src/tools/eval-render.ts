@@ -1,9 +1,9 @@
 // Turns a finished cell into what the model reads: a status line, output in order, images apart.
 import type { ImageBlock } from "../tool/define.ts";
 import { capText } from "../tool/budget.ts";
-import type { CellReport } from "./factory.ts";
-import { MAX_DISPLAYS } from "./cell-output.ts";
-import type { CellEnding } from "./kernel-process.ts";
+import type { CellReport } from "../kernel/factory.ts";
+import { MAX_DISPLAYS } from "../kernel/cell-output.ts";
+import type { CellEnding } from "../kernel/kernel-process.ts";
 
 /** Text output is bounded (head + tail kept); image data never is. */
 export const CELL_TEXT_MAX_BYTES = 40_000;

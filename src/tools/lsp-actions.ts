@@ -4,19 +4,19 @@ import { paged, type Page } from "../tool/paging.ts";
 import { ToolFailure } from "../answer/failure.ts";
 import { resolveInWorkdir } from "../workspace/paths.ts";
 import { shownPath } from "../workspace/shown-path.ts";
-import { collectDiagnostics } from "./diagnostics.ts";
-import { diagnosticsUnavailable } from "./launch.ts";
-import { syncDocument } from "./documents.ts";
-import { diagnosticLine, diagnosticRow, isErrorOrWarning, placeLine, type DiagnosticRow, type PlaceRow } from "./present.ts";
-import { calls, type CallRow } from "./calls.ts";
-import { checkProjects } from "./project-check.ts";
-import { definitionAt, locateAddress, withContainers, type ContainedRow } from "./addressing.ts";
-import { definitionLines, definitionSpan, numbered, outlineLines } from "./definition-text.ts";
-import { shownNamePath } from "./name-path.ts";
-import { splitLines } from "./position.ts";
-import { codeActions, hover, navigate, referencesOnceMore, refuseWhereNoSymbol, refuseWhileIndexing } from "./queries.ts";
-import type { LanguageServices } from "./service.ts";
-import { documentOutline, workspaceSymbols, type SymbolRow } from "./symbols.ts";
+import { collectDiagnostics } from "../lsp/diagnostics.ts";
+import { diagnosticsUnavailable } from "../lsp/launch.ts";
+import { syncDocument } from "../lsp/documents.ts";
+import { diagnosticLine, diagnosticRow, isErrorOrWarning, placeLine, type DiagnosticRow, type PlaceRow } from "../lsp/present.ts";
+import { calls, type CallRow } from "../lsp/calls.ts";
+import { checkProjects } from "../lsp/project-check.ts";
+import { definitionAt, locateAddress, withContainers, type ContainedRow } from "../lsp/addressing.ts";
+import { definitionLines, definitionSpan, outlineLines, type NumberedLine } from "../lsp/definition-text.ts";
+import { shownNamePath } from "../lsp/name-path.ts";
+import { splitLines } from "../lsp/position.ts";
+import { codeActions, hover, navigate, referencesOnceMore, refuseWhereNoSymbol, refuseWhileIndexing } from "../lsp/queries.ts";
+import type { LanguageServices } from "../lsp/service.ts";
+import { documentOutline, workspaceSymbols, type SymbolRow } from "../lsp/symbols.ts";
 
 export const ACTIONS = ["diagnostics", "definition", "type_definition", "implementation", "references", "calls", "hover", "body", "symbols", "code_actions", "status", "reload"] as const;
 export type LspAction = (typeof ACTIONS)[number];
@@ -272,4 +272,9 @@ function symbolLine(s: SymbolRow): string {
 
 function outlineLine(s: SymbolRow): string {
   return `${shownPath(s.path)}:${s.line}: ${"  ".repeat(s.depth ?? 0)}${s.kind} ${s.name}`;
+}
+
+/** A numbered line as `body` shows it: the number right-aligned, then the text; a cut line unnumbered. */
+function numbered(row: NumberedLine, width: number): string {
+  return `${row.line ? String(row.line).padStart(width) : " ".repeat(width)}  ${row.text}`;
 }

@@ -117,7 +117,7 @@ describe("debug sessions", () => {
     const launch = h.call({ operation: "launch", program: "loop.py" }, cancel.signal).catch((error: Error) => error);
     for (let poll = 0; poll < 150; poll++) {
       await Bun.sleep(200);
-      if (h.t.run.resources.dap!.sessionFor("c1")?.programPid !== undefined) break; // the program runs
+      if (h.t.run.resources.dap!.currentSession()?.programPid !== undefined) break; // the program runs
     }
     cancel.abort();
     expect(await launch).toBeInstanceOf(Error);

@@ -16,14 +16,14 @@ export const dap = defineResource({
   settings: (resources) => resources.debugAdapters,
   connect,
   // The parser, when the run has one, checks breakpoint lines.
-  tools: (dap: DebugSupervisor, { conversation, syntax }: Peers) => (conversation ? [debugTool(dap, conversation, syntax)] : []),
+  tools: (dap: DebugSupervisor, { conversation, syntax }: Peers) => (conversation ? [debugTool(dap, syntax)] : []),
   toolsNeed: "debug needs a conversation",
-  glance: (dap, { conversation }) => (conversation ? [sessionSection(dap, conversation)] : []),
+  glance: (dap, { conversation }) => (conversation ? [sessionSection(dap)] : []),
   doctor: { label: "debug adapters", check: debugAdapterChecks },
 });
 
-function sessionSection(dap: DebugSupervisor, conversation: string): GlanceSection {
-  const session = dap.sessionFor(conversation);
+function sessionSection(dap: DebugSupervisor): GlanceSection {
+  const session = dap.currentSession();
   const rows: GlanceRow[] = session
     ? [
         {
