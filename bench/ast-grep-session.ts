@@ -15,6 +15,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { spawnSidecar, type SpawnedSidecar } from "../build/spawn-sidecar.ts";
 import { residentBytes } from "../src/platform/resident-memory.ts";
 import { astGrepRun } from "./ast-grep-corpus.ts";
+import { SESSIONS } from "./ast-grep-sessions.ts";
 import { cpuSeconds } from "./cpu-time.ts";
 import { countOption, optionArg } from "./args.ts";
 import { median } from "./stats.ts";
@@ -37,17 +38,6 @@ const AST_GREP_NICE = countOption("--ast-grep-nice", 0, USAGE, 0);
 /** The pause between an agent's searches: it reads each answer before it asks again. */
 const THINK_MS = 1000;
 
-/** Five searches per language, as an agent narrows a question; the first is also the cold and repeated one. */
-const SESSIONS: Record<string, { checkout: string; astGrep: string; patterns: string[] }> = {
-  javascript: { checkout: "eslint", astGrep: "javascript", patterns: ["$A.forEach($$$B)", "context.report($$$A)", "new $C($$$A)", "const { $$$P } = $O", "if ($A) { return $B; }"] },
-  typescript: { checkout: "core", astGrep: "typescript", patterns: ["$A ?? $B", "export function $F($$$P) { $$$B }", "$A as $T", "Object.keys($O)", "if (__DEV__) { $$$B }"] },
-  python: { checkout: "mypy", astGrep: "python", patterns: ["isinstance($X, $T)", "raise $E($$$A)", "self.$A = $B", "assert $X", "for $A in $B: $$$C"] },
-  go: { checkout: "prometheus", astGrep: "go", patterns: ["if err != nil { $$$B }", "return $A, err", "require.NoError($T, $E)", "defer $F($$$A)", "for $K, $V := range $M { $$$B }"] },
-  rust: { checkout: "tokio", astGrep: "rust", patterns: ["$X.unwrap()", "Arc::new($X)", "impl $T for $S { $$$B }", "match $X { $$$A }", "$X.await"] },
-  java: { checkout: "commons-lang", astGrep: "java", patterns: ["throw new IllegalArgumentException($$$A)", "assertEquals($A, $B)", "if ($A == null) { $$$B }", "$X.length()", "return $A;"] },
-  c: { checkout: "redis", astGrep: "c", patterns: ["zfree($P);", "memcpy($D, $S, $N)", "sdsfree($S);", "if ($A == NULL) $B", "return $A;"] },
-  cpp: { checkout: "imgui", astGrep: "cpp", patterns: ["IM_ASSERT($$$A)", "ImGui::$F($$$A)", "$A->$B($$$C)", "static $T $N = $V;", "return $A;"] },
-};
 
 const config = join(tmpdir(), "sidecar-bench-session.json");
 

@@ -14,6 +14,7 @@ import { findRuleMatches } from "./rules/find.ts";
 import type { RuleConfig } from "./rules/spec.ts";
 import { transformed } from "./rules/transform.ts";
 import { TextFacts } from "./text-facts.ts";
+import { noJobPhases, type JobPhases } from "./search-phases.ts";
 
 export interface FileRef {
   path: string;
@@ -74,6 +75,8 @@ export interface JobStats {
   remembered: number;
   /** Times the pattern was compiled for the search: once, by whichever thread saw it first. */
   compiled: number;
+  /** Where the job's time went. */
+  ms: JobPhases;
 }
 
 export class SearchCancelled extends Error {
@@ -144,9 +147,11 @@ export class FileSearcher {
 
   /** `cancelled` is polled between files; a macrotask yield now and then lets a cancel message in. */
   async run(job: SearchJob, cancelled: () => boolean = () => false): Promise<JobResult> {
+    const began = performance.now();
     const parser = await this.parser(job.language);
     const pattern = job.compiled ?? this.compileWith(parser, job.language, job.pattern, job.rule);
-    const stats: JobStats = { candidates: 0, parsed: 0, cached: 0, remembered: 0, compiled: job.compiled ? 0 : 1 };
+    const stats: JobStats = { candidates: 0, parsed: 0, cached: 0, remembered: 0, compiled: job.compiled ? 0 : 1, ms: { ...noJobPhases(), load: performance.now() - began } };
+    let filesMs = 0;
     const search = searchKey(job);
     const outcomes: FileOutcome[] = [];
     const budget = { records: job.maxRecords ?? Number.POSITIVE_INFINITY };
@@ -158,10 +163,14 @@ export class FileSearcher {
         yielded = performance.now();
       }
       if (cancelled()) throw new SearchCancelled();
+      const fileBegan = performance.now();
       const outcome = await this.searchFile(file, job, search, pattern, parser, stats, budget);
+      filesMs += performance.now() - fileBegan;
       // Only files with a match or a skip are reported: the rest would be cloned to the main thread to be dropped.
       if (outcome && (outcome.count > 0 || outcome.skipped || outcome.parseErrors)) outcomes.push(outcome);
     }
+    // What the files took beyond reading, the pre-filter and parsing: matching, records, keeping.
+    stats.ms.match = filesMs - stats.ms.read - stats.ms.prefilter - stats.ms.parse;
     return { outcomes, stats, pattern };
   }
 
@@ -271,6 +280,7 @@ export class FileSearcher {
     stats: JobStats,
     budget: { records: number },
   ): Promise<FileOutcome | undefined> {
+    const began = performance.now();
     const cached = this.cache.get(file.path, file.size, file.mtimeMs, job.language);
     let text: string;
     if (cached) {
@@ -286,8 +296,12 @@ export class FileSearcher {
       if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { path: file.path, count: 0, matches: [], skipped: "not searched: it holds NUL bytes (binary, or UTF-16 text)" };
       text = bytes.toString("utf8");
     }
+    const read = performance.now();
+    stats.ms.read += read - began;
     const facts = cached ? (cached.facts ??= new TextFacts()) : new TextFacts();
-    if (!facts.holdsAll(text, pattern)) {
+    const holds = facts.holdsAll(text, pattern);
+    stats.ms.prefilter += performance.now() - read;
+    if (!holds) {
       if (!cached) this.cache.put({ ...file, language: job.language, text, facts });
       return undefined;
     }
@@ -302,7 +316,9 @@ export class FileSearcher {
     let tree = cached?.tree;
     if (tree) stats.cached++;
     else {
+      const parsing = performance.now();
       const parsed = parser.parse(text);
+      stats.ms.parse += performance.now() - parsing;
       if (!parsed) return { path: file.path, count: 0, matches: [], skipped: "the parser gave up on it" };
       tree = parsed;
       stats.parsed++;

@@ -8,6 +8,7 @@
 import type { GrammarSource } from "../host/runtime.ts";
 import { compiledGrammars, GrammarLoader, type CompiledGrammars } from "./grammars.ts";
 import { FileSearcher, type FileOutcome, type FileRef, type JobStats, type SearchJob } from "./file-search.ts";
+import { addJobPhases, noJobPhases, type SearchPhases } from "./search-phases.ts";
 import { FileHomes } from "./file-homes.ts";
 import { byLanguage, countByLanguage } from "./language-groups.ts";
 import { packFiles, type PackedFiles } from "./packed-files.ts";
@@ -27,6 +28,8 @@ export interface ScopedJob extends Omit<SearchJob, "files" | "compiled" | "langu
 export interface PoolAnswer {
   outcomes: FileOutcome[];
   stats: JobStats;
+  /** Where the search's time went, when workers ran it. */
+  phases?: SearchPhases;
   /** The pattern as compiled (once) for this search, in its first language; none when no file was found to search. */
   pattern: Query | undefined;
   /** The languages searched, and those skipped because the pattern does not parse there (with their file counts). */
@@ -104,12 +107,15 @@ export class ParsePool {
     const { scope, language, ...search } = job;
     // The grammar compiles on this thread while the workers start (the first search) or list.
     if (language !== undefined) this.modules.grammarModule(language).catch(() => {});
+    const began = performance.now();
     const slots = await this.workers.start();
+    const started = performance.now();
     if (slots.length === 0 || this.fallbackReason !== undefined) return this.runInThread(job, signal, progress);
     // Every worker starts loading the grammar now, while one compiles the pattern and walks: the
     // others would otherwise compile it only once their share arrives, after the walk.
     if (language !== undefined) for (const slot of slots) void this.workers.sendGrammars(slot, [language]).catch(() => {});
     const plan = await this.plan(job, slots, signal);
+    const planned = performance.now();
     const skipped = skippedLanguages(plan.present, plan.failures, job.pattern, plan.unnamed);
     const { patterns } = plan;
     let done = 0;
@@ -130,6 +136,7 @@ export class ParsePool {
         return answer;
       }),
     );
+    const answered = performance.now();
     const stats = { ...emptyStats(), compiled: scope.kind === "tree" ? patterns.size + skipped.length : 0 };
     for (const r of results) {
       stats.candidates += r.stats.candidates;
@@ -137,9 +144,11 @@ export class ParsePool {
       stats.cached += r.stats.cached;
       stats.remembered += r.stats.remembered;
       stats.compiled += r.stats.compiled;
+      addJobPhases(stats.ms, r.stats.ms);
     }
+    const phases = { start: started - began, plan: planned - started, jobs: answered - planned, work: stats.ms };
     const languages = [...patterns.keys()].sort();
-    return { outcomes: results.flatMap((r) => r.outcomes), stats, pattern: languages.length > 0 ? patterns.get(languages[0]!) : undefined, languages, unparsed: skipped, files: plan.files, oversized: plan.oversized, unnamed: plan.unnamed };
+    return { phases, outcomes: results.flatMap((r) => r.outcomes), stats, pattern: languages.length > 0 ? patterns.get(languages[0]!) : undefined, languages, unparsed: skipped, files: plan.files, oversized: plan.oversized, unnamed: plan.unnamed };
   }
 
   /**
@@ -208,6 +217,7 @@ export class ParsePool {
       stats.parsed += result.stats.parsed;
       stats.cached += result.stats.cached;
       stats.remembered += result.stats.remembered;
+      addJobPhases(stats.ms, result.stats.ms);
     }
     progress(files.length, files.length);
     const languages = [...patterns.keys()].sort();
@@ -305,5 +315,5 @@ interface SearchPlan {
 }
 
 function emptyStats(): JobStats {
-  return { candidates: 0, parsed: 0, cached: 0, remembered: 0, compiled: 0 };
+  return { candidates: 0, parsed: 0, cached: 0, remembered: 0, compiled: 0, ms: noJobPhases() };
 }

@@ -11,6 +11,7 @@ import { byPath, type FileOutcome, type JobStats } from "./file-search.ts";
 import { GRAMMAR_IDS, GrammarLoader, grammarForPath, isGrammarId } from "./grammars.ts";
 import { DEFAULT_CACHE_CHARS } from "./parse-cache.ts";
 import { ParsePool } from "./parse-pool.ts";
+import type { SearchPhases } from "./search-phases.ts";
 import type { SpawnWorker } from "./worker-slots.ts";
 import { compilePattern, PatternError } from "./pattern.ts";
 import { drawPattern, drawTree, type DrawnTree, type TreeView } from "./syntax-tree.ts";
@@ -69,6 +70,8 @@ export interface SearchAnswer {
   /** A search of every language: files of languages searched only when named, left out (by language). */
   unnamed: Array<{ language: string; files: number }>;
   stats: JobStats;
+  /** Where the search's time went, when workers ran it (bench/ast-grep-phases.ts). */
+  phases?: SearchPhases;
 }
 
 export interface TreeRequest extends TreeView {
@@ -177,7 +180,7 @@ export class SyntaxService {
     }
     const outcomes = result.outcomes.sort(byPath);
     const languageNames = language ?? (result.languages.length > 0 ? result.languages.join(", ") : "no");
-    return { language: languageNames, pattern: result.pattern, languages: result.languages, unparsed: result.unparsed, outcomes, filesSearched: result.files, oversized: result.oversized, unnamed: result.unnamed, stats: result.stats };
+    return { language: languageNames, pattern: result.pattern, languages: result.languages, unparsed: result.unparsed, outcomes, filesSearched: result.files, oversized: result.oversized, unnamed: result.unnamed, stats: result.stats, ...(result.phases ? { phases: result.phases } : {}) };
   }
 
   /**
