@@ -21,6 +21,10 @@ const LEFT_OUT: ReadonlyArray<readonly [pattern: string, drives: string]> = [
   ["test/harness-client/wire-types.test.ts", "the TypeScript compiler (8 s of CPU; npm run typecheck checks the same types)"],
   ["test/http/clients-{http,stdio}.test.ts", "the MCP Inspector under node, against spawned sidecars (20 s of CPU)"],
   ["test/hardening/pattern-abuse.test.ts", "a 1 MiB file matched node by node (7 s of CPU; past its 120 s bound on the loaded machine)"],
+  ["test/answer/code-table.test.ts", "pyright, debugpy and a server that indexes forever (90 s: its not_ready row waits out the indexing bound)"],
+  ["test/hardening/planted-path.test.ts", "every kind of child behind a planted PATH: language servers, debug adapters, kernels"],
+  ["test/http/limits.test.ts", "serve spawned under Bun and under Node, bodies up to 65 MiB (10 s of CPU)"],
+  ["test/syntax/languages.test.ts", "the ast-grep CLI once per language case (9 s of CPU)"],
 ];
 
 const command = [
@@ -38,5 +42,7 @@ const command = [
   ...process.argv.slice(2),
 ];
 console.error(`test:unit leaves out the tests of ${LEFT_OUT.map(([, drives]) => drives).join("; ")} (build/test-unit.ts); npm test runs them.`);
-const child = Bun.spawn(command, { stdio: ["inherit", "inherit", "inherit"] });
+// Runs here start no warm-up unless the test asks for one (test/helpers/sidecar.ts): npm test keeps
+// the default, so the warm-up still runs beside every search there.
+const child = Bun.spawn(command, { stdio: ["inherit", "inherit", "inherit"], env: { ...process.env, SIDECAR_TEST_NO_WARM_UP: "1" } });
 process.exit(await child.exited);

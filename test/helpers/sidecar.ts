@@ -17,6 +17,9 @@ export interface TestRun extends AsyncDisposable {
 
 export async function startTestRun(workdir: string, config: RunConfig = {}, options: StartOptions = {}): Promise<TestRun> {
   const settings = settle(parseConfig({ ...config, workdir }));
+  // The fast tier (build/test-unit.ts) starts no warm-up unless a test asks for one: hundreds of
+  // short runs over tiny folders each spent CPU parsing ahead for a search no test times.
+  if (process.env.SIDECAR_TEST_NO_WARM_UP && settings.resources.parser && settings.resources.parser.warmMiB === undefined) settings.resources.parser.warmMiB = 0;
   const run = await startRun(settings, bunPrimitives, options);
   const clients: Client[] = [];
   const origin = run.url.replace(/\/mcp$/, "");
