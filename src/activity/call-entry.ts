@@ -6,11 +6,11 @@ import type { CallReport } from "./call-report.ts";
 /** Argument strings longer than this are cut in the record. */
 export const RECORDED_STRING_CHARS = 200;
 /** Arrays longer than this keep their first items in the record. */
-export const RECORDED_ARRAY_ITEMS = 20;
+const RECORDED_ARRAY_ITEMS = 20;
 /** Objects nested deeper than this are summarised. */
 const RECORDED_DEPTH = 6;
 
-export type CallOutcome = "ok" | "error" | "cancelled";
+type CallOutcome = "ok" | "error" | "cancelled";
 
 /** The record's line (JSON field names are the file's). */
 export interface CallEntry {
@@ -53,7 +53,7 @@ export function callEntry(run: string, id: number, report: CallReport, stringCha
 }
 
 /** Bytes of the answer's text and (base64) images: what the client received, near enough. */
-export function answerBytes(result: CallReport["result"]): number {
+function answerBytes(result: CallReport["result"]): number {
   let bytes = 0;
   for (const block of result.content) {
     if (block.type === "text") bytes += Buffer.byteLength(block.text);

@@ -13,7 +13,7 @@ import { RunningCalls } from "./running-calls.ts";
 
 export const CALL_RECORD_FILE = "calls.jsonl";
 /** Past this size calls.jsonl becomes calls.jsonl.1 (replacing the older one) and a new file begins. */
-export const CALL_RECORD_ROTATE_BYTES = 16 * 2 ** 20;
+const CALL_RECORD_ROTATE_BYTES = 16 * 2 ** 20;
 
 export class CallRecord {
   /** Tells this run's lines from another's in a shared stateDir. */

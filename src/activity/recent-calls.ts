@@ -6,13 +6,13 @@ import type { CallEntry } from "./call-entry.ts";
 /** Calls the page can list and open. */
 export const RECENT_CALLS = 200;
 /** An opened call's answer text, at most (head and tail kept). */
-export const DETAIL_TEXT_BYTES = 16 * 1024;
+const DETAIL_TEXT_BYTES = 16 * 1024;
 /** Argument strings shown when a call is opened (a cell's code, a pattern). */
 export const DETAIL_STRING_CHARS = 4_000;
 /** Image bytes kept across the recent calls; the oldest calls' images go first. */
-export const DETAIL_IMAGE_BYTES = 16 * 2 ** 20;
+const DETAIL_IMAGE_BYTES = 16 * 2 ** 20;
 
-export interface CallDetail {
+interface CallDetail {
   /** The call's record line, with arguments cut at DETAIL_STRING_CHARS rather than the record's bound. */
   entry: CallEntry;
   /** The answer's text (cut in the middle past DETAIL_TEXT_BYTES, saying so). */

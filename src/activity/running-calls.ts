@@ -3,7 +3,7 @@
 import { cutStrings, RECORDED_STRING_CHARS } from "./call-entry.ts";
 import type { CallStart } from "./call-report.ts";
 
-export interface RunningCall {
+interface RunningCall {
   surface: string;
   tool: string;
   /** Argument strings cut as in calls.jsonl. */

@@ -4,7 +4,7 @@
 import type { ErrorCode, ErrorShape } from "./error-codes.ts";
 
 /** JSON Schema of an error result's structuredContent: `{error: {code, message, details?}}`, other fields allowed. */
-export const ERROR_RESULT_SCHEMA = {
+const ERROR_RESULT_SCHEMA = {
   type: "object",
   properties: {
     error: {

@@ -2,7 +2,7 @@
 import type { ErrorCode } from "./error-codes.ts";
 
 /** What a failure carries besides its message: its stable code, and any facts for a harness to read. */
-export type FailureDetails = { code?: ErrorCode } & Record<string, unknown>;
+type FailureDetails = { code?: ErrorCode } & Record<string, unknown>;
 
 /**
  * Thrown for a failure the model should read and act on. The tool wrapper (`tool/invoke.ts`) turns

@@ -17,7 +17,7 @@ export interface FlagSpec {
   help: string;
 }
 
-export interface PositionalSpec {
+interface PositionalSpec {
   name: string;
   required: boolean;
   /** Takes every remaining argument (`servers install typescript python`); only the last may. */

@@ -21,7 +21,7 @@ function bashValues(flag: FlagSpec): string {
   return flag.complete === "file" ? 'COMPREPLY=($(compgen -f -- "$cur"))' : "COMPREPLY=()";
 }
 
-export function bashScript(): string {
+function bashScript(): string {
   const commands = visibleCommands();
   const valueCases = commands
     .flatMap((spec) => spec.flags.filter((f) => f.value).map((f) => [spec.name, f] as const))
@@ -60,7 +60,7 @@ function zshFlag(flag: FlagSpec): string {
   return flag.short ? `'(-${flag.short} --${flag.name})'${names}'[${help}]${value}'` : `'${repeat}${names}[${help}]${value}'`;
 }
 
-export function zshScript(): string {
+function zshScript(): string {
   const commands = visibleCommands();
   const cases = commands.map((spec) => {
     const positional = spec.positionals?.[0];
@@ -94,7 +94,7 @@ fi
 `;
 }
 
-export function fishScript(): string {
+function fishScript(): string {
   const commands = visibleCommands();
   const quote = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
   const names = commands.map((c) => c.name).join(" ");

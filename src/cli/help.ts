@@ -8,7 +8,7 @@ const FLAG_COLUMN = 28;
 /** Help lines stay within a classic terminal's width. */
 const WIDTH = 100;
 
-export function overallHelp(): string {
+function overallHelp(): string {
   const commands = visibleCommands();
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;
   return `sidecar ${VERSION} — server-bound MCP tools for one AI-agent run
@@ -30,7 +30,7 @@ allows (default: read+write+exec; plan and explore: read only).
 `;
 }
 
-export function commandHelp(spec: CommandSpec): string {
+function commandHelp(spec: CommandSpec): string {
   const flags = spec.flags.map((f) => `[--${f.name}${f.value ? ` ${f.value}` : ""}]${f.multiple ? "…" : ""}`);
   const positionals = (spec.positionals ?? []).map((p) => (p.required ? p.name : `[${p.name}]`));
   const sections = [

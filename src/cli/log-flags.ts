@@ -5,9 +5,9 @@ import { LOG_FORMATS, type LogFormat } from "../log/log-line.ts";
 import { FileSink, StreamSink } from "../log/log-sinks.ts";
 import { UsageError, type CliFlags } from "./args.ts";
 
-export const DEFAULT_LOG_LEVEL: LogLevel = "info";
+const DEFAULT_LOG_LEVEL: LogLevel = "info";
 
-export interface ServeLog {
+interface ServeLog {
   log: RunLog;
   /** Writes what the log file still has queued; the last step of shutdown. */
   close(): Promise<void>;

@@ -2,7 +2,7 @@
 import type { RunConfig } from "./schema.ts";
 
 /** The conversation, and the question space on the operator page, of a run nobody named. */
-export const LOCAL = "local";
+const LOCAL = "local";
 
 /**
  * The embedded defaults for local use: the current directory, every resource a plain checkout can

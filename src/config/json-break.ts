@@ -1,6 +1,6 @@
 // Where a JSON text breaks, as line and column: JavaScriptCore's JSON.parse names the fault but not its place.
 
-export interface JsonBreak {
+interface JsonBreak {
   /** 1-based. */
   line: number;
   /** 1-based, in characters. */

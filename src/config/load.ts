@@ -9,14 +9,14 @@ import { leadsOutOfWorkdir } from "../workspace/paths.ts";
 import { runConfigSchema, type ConnectedResources, type Resources, type RunConfig, type SurfaceSettings, type WorkspaceTrust } from "./schema.ts";
 import { jsonBreak } from "./json-break.ts";
 
-export const DEFAULT_LISTEN = "127.0.0.1:0";
-export const DEFAULT_SURFACES: Record<string, readonly Tier[]> = {
+const DEFAULT_LISTEN = "127.0.0.1:0";
+const DEFAULT_SURFACES: Record<string, readonly Tier[]> = {
   default: ["read", "write", "exec"],
   plan: ["read"],
   explore: ["read"],
 };
 
-export interface SurfaceGrant {
+interface SurfaceGrant {
   name: string;
   tiers: readonly Tier[];
   token: string;
@@ -83,7 +83,7 @@ function describeIssue(issue: v.BaseIssue<unknown>): string {
   return `${path}: ${issueText(issue)}`;
 }
 
-export interface CommandLineOverrides {
+interface CommandLineOverrides {
   workdir?: string;
   listen?: string;
   /** Surface name → token, from token files and the environment (src/config/tokens.ts). */
@@ -147,7 +147,7 @@ export function resolveWorkdir(path: string, cwd: string): string {
   return realpathSync(absolute);
 }
 
-export function parseListen(text: string): { host: string; port: number } {
+function parseListen(text: string): { host: string; port: number } {
   const match = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(text);
   const port = Number(match?.[2]);
   if (!match || port > 65535) throw new ConfigError(`listen: expected a listen address like 127.0.0.1:0, got ${text}`);

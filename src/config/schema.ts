@@ -63,7 +63,7 @@ export const resourcesSchema = configObject({
  * default), nothing the checkout chose is run: no server, checker, adapter or interpreter from
  * inside the workdir, and servers start with their workspace-code features off.
  */
-export const WORKSPACE_TRUST = ["workspace", "none"] as const;
+const WORKSPACE_TRUST = ["workspace", "none"] as const;
 export type WorkspaceTrust = (typeof WORKSPACE_TRUST)[number];
 
 const described = <T extends v.GenericSchema>(schema: T, text: string) => v.pipe(schema, v.description(text));

@@ -5,7 +5,7 @@ import { issueText } from "../validation/issue-text.ts";
 import { ConfigError } from "./load.ts";
 import { surfaceToken } from "./schema.ts";
 
-export const TOKEN_VARIABLE = "SIDECAR_TOKEN";
+const TOKEN_VARIABLE = "SIDECAR_TOKEN";
 const DEFAULT_SURFACE = "default";
 
 /** SIDECAR_TOKEN_PLAN for surface `plan`, SIDECAR_TOKEN_CODE_REVIEW for `code-review` or `code_review`. */

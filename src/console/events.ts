@@ -7,11 +7,11 @@ import type { OperatorBoard } from "../questions/board.ts";
 import type { GlanceSection } from "./glance.ts";
 
 /** A comment line on the event stream this often, so a dead connection is noticed and detached. */
-export const STREAM_KEEPALIVE_MS = 15_000;
+const STREAM_KEEPALIVE_MS = 15_000;
 /** Calls starting or ending within this are sent to the page as one change. */
-export const RUNNING_COALESCE_MS = 200;
+const RUNNING_COALESCE_MS = 200;
 /** How often the run-at-a-glance panel is recomputed and re-sent when it changed. */
-export const GLANCE_REFRESH_MS = 5_000;
+const GLANCE_REFRESH_MS = 5_000;
 
 /** What the console shows: the run's resources, the calls of the call record, and the question cards. */
 export interface ConsoleSources {

@@ -21,7 +21,7 @@ export type ChannelAsk = "facts" | "link";
 /** A request longer than this is not one of ours. */
 const MAX_ASK_BYTES = 16;
 
-export interface LinkChannel {
+interface LinkChannel {
   path: string;
   close(): Promise<void>;
 }

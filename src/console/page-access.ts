@@ -6,7 +6,7 @@ import { mintSecret, sameSecret } from "../platform/secrets.ts";
 /** The header every request of the page carries its secret in; no MCP token is accepted here. */
 export const PAGE_SECRET_HEADER = "Sidecar-Page-Secret";
 /** Unused tickets kept at once; the oldest is dropped past this. */
-export const MAX_OPEN_TICKETS = 8;
+const MAX_OPEN_TICKETS = 8;
 
 export class PageAccess {
   /** Tickets not yet traded, oldest first. */

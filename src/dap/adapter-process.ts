@@ -11,9 +11,9 @@ import { hasExited, spawnGroup, stopGroup } from "../process/group.ts";
 import { DapConnection } from "./connection.ts";
 
 /** How long a TCP adapter (dlv dap) may take to print the address it listens on. */
-export const ADAPTER_LISTEN_TIMEOUT_MS = 20_000;
+const ADAPTER_LISTEN_TIMEOUT_MS = 20_000;
 /** How long connecting to a listening adapter or debuggee port may take. */
-export const CONNECT_TIMEOUT_MS = 10_000;
+const CONNECT_TIMEOUT_MS = 10_000;
 /** How much of an adapter's stderr is kept to explain a failure. */
 const STDERR_TAIL_CHARS = 2_000;
 
@@ -38,7 +38,7 @@ export interface RunningAdapter {
  */
 export type AdapterTransport = "stdio" | "tcp-banner" | "tcp-endpoints-file";
 
-export interface AdapterStart {
+interface AdapterStart {
   command: readonly string[];
   transport: AdapterTransport;
   cwd: string;

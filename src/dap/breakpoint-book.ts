@@ -37,7 +37,7 @@ const OPTION_SUPPORT: readonly [keyof BreakpointOptions, keyof DebugProtocol.Cap
 ];
 
 /** The options of `spec` this adapter does not support, as words ("hit conditions"). */
-export function unsupportedOptions(spec: BreakpointOptions, capabilities: DebugProtocol.Capabilities): string[] {
+function unsupportedOptions(spec: BreakpointOptions, capabilities: DebugProtocol.Capabilities): string[] {
   return OPTION_SUPPORT.filter(([option, capability]) => spec[option] !== undefined && !capabilities[capability]).map(([, , words]) => words);
 }
 
@@ -135,7 +135,7 @@ function placedResult(base: Omit<BreakpointResult, "verified">, placed: DebugPro
  * Matches the agent's words to the adapter's exception filters: a filter id ("userUnhandled") or
  * its label ("User Uncaught Exceptions", or "user_uncaught"), in any case and spacing.
  */
-export function matchExceptionFilters(
+function matchExceptionFilters(
   wanted: readonly string[],
   available: readonly DebugProtocol.ExceptionBreakpointsFilter[],
 ): { filters: string[]; unknown: string[] } {
@@ -152,7 +152,7 @@ export function matchExceptionFilters(
 }
 
 /** The filters a session starts with when the agent chose none: `uncaught` and the adapter's defaults. */
-export function defaultExceptionFilters(available: readonly DebugProtocol.ExceptionBreakpointsFilter[]): string[] {
+function defaultExceptionFilters(available: readonly DebugProtocol.ExceptionBreakpointsFilter[]): string[] {
   return available.filter((filter) => filter.filter === "uncaught" || filter.default).map((filter) => filter.filter);
 }
 

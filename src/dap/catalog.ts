@@ -17,7 +17,7 @@ export type BinaryLookup =
   | { ok: true; command: string[]; detail: string; python?: string; note?: string }
   | { ok: false; reason: string; hint: string };
 
-export interface LaunchRequest {
+interface LaunchRequest {
   program: string;
   args: readonly string[];
   cwd: string;

@@ -4,12 +4,12 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import { frame, takeFrames } from "./framing.ts";
 
 /** How long one request may wait for its response before the call reports a stuck adapter. */
-export const REQUEST_TIMEOUT_MS = 30_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 
 type EventListener = (event: DebugProtocol.Event) => void;
 
 /** Answers a reverse request (the adapter asking the client): success, or a refusal with its reason. */
-export type ReverseRequestHandler = (request: DebugProtocol.Request) => { success: true } | { success: false; message: string };
+type ReverseRequestHandler = (request: DebugProtocol.Request) => { success: true } | { success: false; message: string };
 
 export class DapRequestError extends Error {
   constructor(

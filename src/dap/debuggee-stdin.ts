@@ -10,7 +10,7 @@ import type { AdapterEntry } from "./catalog.ts";
 
 export type StdinChoice = { text: string } | { file: string };
 
-export interface DebuggeeStdin {
+interface DebuggeeStdin {
   /** The file the program reads; /dev/null when nothing was given, so a read gets end of input. */
   path: string;
   /** Files to remove when the session ends. */

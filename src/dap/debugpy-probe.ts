@@ -6,7 +6,7 @@ import { trustedEnv, type ProgramTrust } from "../platform/executables.ts";
 import { spawnGroup } from "../process/group.ts";
 
 /** How long `python -c "import debugpy"` may take; a cold interpreter on a loaded machine is slow. */
-export const PYTHON_PROBE_TIMEOUT_MS = 15_000;
+const PYTHON_PROBE_TIMEOUT_MS = 15_000;
 
 /**
  * Imports debugpy (a broken install fails here, as it would in the adapter) and prints where it

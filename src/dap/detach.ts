@@ -6,7 +6,7 @@ import { descendants } from "./descendants.ts";
 import { portOwner } from "./port-owner.ts";
 
 /** How long a detached program may take to leave the trace-stop (delve resumes it asynchronously). */
-export const DETACH_SETTLE_MS = 1_500;
+const DETACH_SETTLE_MS = 1_500;
 /** How often its state is looked at meanwhile. */
 const DETACH_POLL_MS = 25;
 /** How long each clean-up request before a detach (clearing breakpoints, continue) may take. */

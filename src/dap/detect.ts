@@ -9,9 +9,9 @@ import { findExecutable, isExecutableFile, refusedExecutables, type ProgramTrust
 import { findRoot, TRUST_HINT } from "./locate.ts";
 
 /** How long the start probe (spawn + initialize) may take before the adapter counts as not starting. */
-export const START_PROBE_TIMEOUT_MS = 20_000;
+const START_PROBE_TIMEOUT_MS = 20_000;
 
-export interface AdapterOverride {
+interface AdapterOverride {
   /** Replaces the catalog's command (argv) for this adapter. */
   command?: readonly string[];
 }
@@ -46,7 +46,7 @@ export const INITIALIZE_ARGUMENTS: DebugProtocol.InitializeRequestArguments = {
 };
 
 /** The adapter's binary per catalog, or per the run's override when one is set. */
-export function lookupBinary(entry: AdapterEntry, root: string, overrides: Overrides, trust: ProgramTrust): BinaryLookup {
+function lookupBinary(entry: AdapterEntry, root: string, overrides: Overrides, trust: ProgramTrust): BinaryLookup {
   const command = overrides[entry.id]?.command;
   if (!command?.length) return foundBefore(entry, root, trust);
   // The config's command is the harness's choice, looked up as every program is (platform/executables.ts):
@@ -114,7 +114,7 @@ function projectBelow(workdir: string, markers: readonly string[]): { root: stri
 }
 
 /** Binary, and a real start: spawn it, initialize, stop it. */
-export async function detectAdapter(entry: AdapterEntry, workdir: string, overrides: Overrides, trust: ProgramTrust): Promise<Detection> {
+async function detectAdapter(entry: AdapterEntry, workdir: string, overrides: Overrides, trust: ProgramTrust): Promise<Detection> {
   const found = detectStatic(entry, workdir, workdir, overrides, trust);
   if (!found.usable) return found;
   try {

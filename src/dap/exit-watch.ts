@@ -10,9 +10,9 @@ import watcherSource from "./exit-watch.py" with { type: "text" };
  * How long a child's end waits for its watcher's word. The tracer reads the status at the exit
  * event, before the process's sockets close, so it is normally there first; this bounds a stuck one.
  */
-export const EXIT_STATUS_WAIT_MS = 2_000;
+const EXIT_STATUS_WAIT_MS = 2_000;
 /** How long a child's attach waits for its tracer to hold it (a Python start); past it the child runs unwatched rather than late. */
-export const EXIT_WATCH_START_MS = 3_000;
+const EXIT_WATCH_START_MS = 3_000;
 
 /**
  * debugpy sends no `exited` event for a child it attached to, and the sidecar is not the child's

@@ -7,9 +7,9 @@ import { INITIALIZE_ARGUMENTS } from "./detect.ts";
 import type { EventGate } from "./event-gate.ts";
 
 /** A cold `go build` under dlv, or a big Python import, happens inside launch: give it room. */
-export const LAUNCH_TIMEOUT_MS = 120_000;
+const LAUNCH_TIMEOUT_MS = 120_000;
 /** How long an adapter that already answered launch may take to send initialized. */
-export const INITIALIZED_TIMEOUT_MS = 30_000;
+const INITIALIZED_TIMEOUT_MS = 30_000;
 
 /** What the handshake placed: breakpoints as the adapter took them, exception filters, and words about what it could not. */
 export interface Configured {
@@ -21,7 +21,7 @@ export interface Configured {
 }
 
 /** What the handshake uses of a session; DebugSession is one (an interface, so the two files do not import each other). */
-export interface HandshakingSession {
+interface HandshakingSession {
   readonly adapter: AdapterEntry;
   readonly connection: DapConnection;
   /** Opened by the adapter's `initialized` event. */

@@ -6,12 +6,12 @@ import { ToolFailure } from "../answer/failure.ts";
 import type { DebugSession } from "./session.ts";
 import { shownFrame, topFrame, type ReportFrame } from "./stop-report.ts";
 
-export const STACK_CAP = 30;
-export const THREADS_CAP = 100;
-export const VARIABLES_CAP = 50;
+const STACK_CAP = 30;
+const THREADS_CAP = 100;
+const VARIABLES_CAP = 50;
 export const VALUE_CHARS = 400;
 
-export interface ShownVariable {
+interface ShownVariable {
   name: string;
   value: string;
   type?: string;

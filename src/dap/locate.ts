@@ -39,7 +39,7 @@ export function llvmTools(tool: string, libDir = "/usr/lib"): string[] {
     .filter((path) => isExecutableFile(path));
 }
 
-export type PythonChoice =
+type PythonChoice =
   | { ok: true; python: string; where: string; note?: string }
   | { ok: false; reason: string; hint: string };
 

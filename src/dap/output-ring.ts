@@ -1,9 +1,9 @@
 // The debuggee's output, bounded: fragments joined into lines, old text dropped and counted.
 
 /** How many characters of program output a session keeps. */
-export const OUTPUT_RING_CHARS = 64_000;
+const OUTPUT_RING_CHARS = 64_000;
 
-export interface OutputRead {
+interface OutputRead {
   text: string;
   /** Characters that were dropped before this reader saw them. */
   dropped: number;

@@ -2,7 +2,7 @@
 import type { StopOutcome } from "./stop-report.ts";
 
 /** What the family reads of a member; DebugSession is one (an interface, so the two files do not import each other). */
-export interface FamilyMember {
+interface FamilyMember {
   readonly live: boolean;
   readonly programPid: number | undefined;
 }

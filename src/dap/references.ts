@@ -1,7 +1,7 @@
 // Frame ids and variable references handed to the model, minted by us and tied to one stop.
 import { ToolFailure } from "../answer/failure.ts";
 
-export type ReferenceKind = "frame" | "variables";
+type ReferenceKind = "frame" | "variables";
 
 export interface Handle {
   kind: ReferenceKind;

@@ -31,9 +31,9 @@ import { ThreadNames } from "./thread-names.ts";
 /** Output categories that are the program's (or a build's) words; "console" is the adapter chatting. */
 const PROGRAM_OUTPUT = new Set<string | undefined>([undefined, "stdout", "stderr", "important"]);
 
-export type SessionState = "starting" | "running" | "stopped" | "exited" | "ended";
+type SessionState = "starting" | "running" | "stopped" | "exited" | "ended";
 
-export interface SessionStart {
+interface SessionStart {
   adapter: AdapterEntry;
   running: RunningAdapter;
   /** What the session debugs, for messages: "launch src/app.py" or "attach to port 5678". */

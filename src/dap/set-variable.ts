@@ -6,7 +6,7 @@ import { VALUE_CHARS } from "./inspect.ts";
 import type { Handle } from "./references.ts";
 import type { DebugSession } from "./session.ts";
 
-export interface SetVariableResult {
+interface SetVariableResult {
   name: string;
   /** The value read back after the change. */
   value: string;

@@ -5,9 +5,9 @@ import type { BreakpointBook, LineBreakpoint } from "./breakpoint-book.ts";
 import type { DebugSession } from "./session.ts";
 import type { StopReport } from "./stop-report.ts";
 
-export type StepCommand = "next" | "stepIn" | "stepOut";
+type StepCommand = "next" | "stepIn" | "stepOut";
 
-export interface StepOutcome {
+interface StepOutcome {
   report: StopReport;
   /** Frames stepped out of first, to reach the frame the last report showed (names, innermost first). */
   climbed: string[];
@@ -57,7 +57,7 @@ function withEarlierOutput(report: StopReport, earlier: string[]): StopReport {
   return before ? { ...report, output: before + report.output } : report;
 }
 
-export interface RunToOutcome {
+interface RunToOutcome {
   report: StopReport;
   /** The line the temporary breakpoint landed on (the adapter may move it). */
   line: number;

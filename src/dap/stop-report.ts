@@ -13,7 +13,7 @@ import type { SourceLines } from "./source-lines.ts";
  * What a report reads and records of a debug session. `DebugSession` (session.ts) is one; the
  * interface lives here so that the two files do not import each other.
  */
-export interface ReportedSession {
+interface ReportedSession {
   readonly adapter: AdapterEntry;
   readonly root: string;
   readonly output: OutputRing;
@@ -54,7 +54,7 @@ export interface ReportFrame {
 }
 
 /** Characters of program output a report left out, as absolute offsets `output` takes. */
-export interface OutputCut {
+interface OutputCut {
   from: number;
   to: number;
 }

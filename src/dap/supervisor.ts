@@ -20,16 +20,16 @@ import { attachChildProcess } from "./child-process.ts";
 import { DebugSession, type StartedSession } from "./session.ts";
 
 /** A session's hard lifetime (30 minutes, docs/debug.md); the run config may shorten it. */
-export const SESSION_TTL_MS = 30 * 60_000;
+const SESSION_TTL_MS = 30 * 60_000;
 /** How long a control call waits for the next stop before answering "still running". */
-export const STOP_WAIT_MS = 15_000;
+const STOP_WAIT_MS = 15_000;
 
 /** How much output and stderr a failed launch quotes. */
 const FAILURE_CONTEXT_CHARS = 1_500;
 /** Shell operators that reach a program as literal arguments: no shell runs between. */
 const SHELL_OPERATORS = new Set(["<", ">", ">>", "<<", "|", "2>", "2>&1", "&>", "&&", "||", ";"]);
 
-export interface SupervisorSettings {
+interface SupervisorSettings {
   workdir: string;
   ttlMs?: number;
   stopWaitMs?: number;
@@ -38,7 +38,7 @@ export interface SupervisorSettings {
   trustWorkspace: boolean;
 }
 
-export interface LaunchOptions {
+interface LaunchOptions {
   program: string;
   args: readonly string[];
   adapter?: AdapterId;

@@ -15,7 +15,7 @@ export interface DoctorRow {
   optional?: boolean;
 }
 
-export interface DoctorContext {
+interface DoctorContext {
   workdir: string;
   runtime: RuntimePrimitives;
   /** The run's resources (a --config's, or the embedded defaults): overrides the checks honour. */

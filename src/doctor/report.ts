@@ -2,9 +2,9 @@
 import type { DoctorRow } from "./check.ts";
 
 /** fail: something this checkout uses does not work; warn: a nice-to-have is missing; unused: not used here. */
-export type RowStatus = "ok" | "fail" | "warn" | "unused";
+type RowStatus = "ok" | "fail" | "warn" | "unused";
 
-export interface ReportRow extends DoctorRow {
+interface ReportRow extends DoctorRow {
   status: RowStatus;
 }
 

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { routeError } from "../answer/route-error.ts";
 import { issueText } from "../validation/issue-text.ts";
 
-export type BodyResult<T> = { ok: true; value: T } | { ok: false; response: Response };
+type BodyResult<T> = { ok: true; value: T } | { ok: false; response: Response };
 
 /**
  * Parses `request`'s body as JSON and validates it with `schema`. On failure the 400 names the

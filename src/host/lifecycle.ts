@@ -1,6 +1,6 @@
 // What a run owns and must release on shutdown: services, children, timers — stopped in reverse order.
 
-export type Closer = () => Promise<void> | void;
+type Closer = () => Promise<void> | void;
 
 /** Collects shutdown steps; `close()` runs each once, newest first, and never throws. */
 export class Lifecycle {

@@ -1,7 +1,7 @@
 // The few things core code needs from the runtime (Bun, Node, Deno), injected at start-up by the
 // thin runtime-specific layer in `src/runtime/`.
 
-export type FetchHandler = (request: Request) => Response | Promise<Response>;
+type FetchHandler = (request: Request) => Response | Promise<Response>;
 
 export interface Listening {
   /** The port actually bound (meaningful when 0 was asked for). */

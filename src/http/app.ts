@@ -18,7 +18,7 @@ export interface SurfaceToken extends Surface {
   token: string;
 }
 
-export interface AppOptions {
+interface AppOptions {
   registry: ToolRegistry;
   surfaces: readonly SurfaceToken[];
   identity: ServerIdentity;

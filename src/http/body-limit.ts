@@ -11,7 +11,7 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
  */
 export const MAX_DRAINED_BODY_BYTES = 16 * MAX_BODY_BYTES;
 
-export type BodyRead = { kind: "within"; body: Uint8Array<ArrayBuffer> | null } | { kind: "too_large"; sentence: string };
+type BodyRead = { kind: "within"; body: Uint8Array<ArrayBuffer> | null } | { kind: "too_large"; sentence: string };
 
 /** Reads the request's body whole if it is within MAX_BODY_BYTES; else drains it and says why it was refused. */
 export async function readBoundedBody(request: Request): Promise<BodyRead> {

@@ -3,9 +3,9 @@
 // its project or a long cell can be silent for longer than that.
 
 /** How long a call may go without a progress notification before a heartbeat is sent, unless its tool says otherwise. */
-export const HEARTBEAT_MS = 10_000;
+const HEARTBEAT_MS = 10_000;
 
-export interface ProgressUpdate {
+interface ProgressUpdate {
   progress: number;
   total?: number;
   message?: string;

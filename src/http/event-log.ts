@@ -5,13 +5,13 @@ import type { EventStore } from "@modelcontextprotocol/sdk/server/webStandardStr
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /** Events kept per stream: the newest, and always a stream's answer (progress beyond this is old news). */
-export const MAX_EVENTS_PER_STREAM = 100;
+const MAX_EVENTS_PER_STREAM = 100;
 /** Answered streams kept per session, newest first, for a client that missed an answer. */
 export const MAX_SETTLED_STREAMS = 16;
 /** How long an answered stream stays resumable: a client reconnects within its retry delay, or backs off to 30 s. */
-export const SETTLED_KEPT_MS = 60_000;
+const SETTLED_KEPT_MS = 60_000;
 
-export interface LoggedEvent {
+interface LoggedEvent {
   id: string;
   message: JSONRPCMessage;
 }

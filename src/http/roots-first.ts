@@ -9,9 +9,9 @@ import { z } from "zod";
 import type { StdioTransport } from "./stdio-transport.ts";
 
 /** How long the client has to answer `roots/list`; its requests wait that long at most. */
-export const ROOTS_ANSWER_TIMEOUT_MS = 10_000;
+const ROOTS_ANSWER_TIMEOUT_MS = 10_000;
 
-export interface ClientRoot {
+interface ClientRoot {
   uri: string;
   name?: string;
 }

@@ -25,7 +25,7 @@ export interface ServerIdentity {
   version: string;
 }
 
-export interface SessionHooks {
+interface SessionHooks {
   /** Hears this session's calls start and end, besides the run's own listener. */
   activity?: CallActivity;
   /** Ends a request's response stream once its call was cancelled (Streamable HTTP only). */

@@ -21,7 +21,7 @@ export interface CallActivity {
 }
 
 /** What the SDK hands a request handler, as far as a tool call uses it. */
-export interface CallExtra extends ElicitingExtra {
+interface CallExtra extends ElicitingExtra {
   signal: AbortSignal;
   requestId: RequestId;
   sendNotification(notification: { method: "notifications/progress"; params: Record<string, unknown> }): Promise<void>;
@@ -41,7 +41,7 @@ export class RequestFailure extends Error {
   }
 }
 
-export interface ToolCallDeps {
+interface ToolCallDeps {
   registry: ToolRegistry;
   surface: Surface;
   /** Aborted when the run shuts down, so long calls end with it. */

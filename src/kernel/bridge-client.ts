@@ -6,7 +6,7 @@ import type { ToolAnswer } from "./kernel-process.ts";
  * A bridged call may legitimately take long (a sub-agent fan-out, an approval prompt waiting on a
  * person); the cell's inactivity budget is suspended meanwhile, so this is the only bound on it.
  */
-export const BRIDGE_CALL_TIMEOUT_MS = 60 * 60_000;
+const BRIDGE_CALL_TIMEOUT_MS = 60 * 60_000;
 
 /** Forwards one bridged call; `language` says which kernel made it. */
 export type ToolCaller = (name: string, args: Record<string, unknown>, signal: AbortSignal, language: string) => Promise<ToolAnswer>;

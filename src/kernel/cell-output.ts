@@ -6,13 +6,13 @@ import type { MimeBundle } from "./protocol.ts";
  * Per stream run, the head and tail kept while output arrives. The answer shows far less (see
  * render.ts); this only bounds memory, and the cut is counted so the answer can say how much.
  */
-export const STREAM_KEEP_CHARS = 64_000;
+const STREAM_KEEP_CHARS = 64_000;
 /** After this much stream output, the runtime is asked to collect the dead chunks. */
 const GC_EVERY_BYTES = 16 * 1024 * 1024;
 /** Displays kept per cell; image data is never cut, so the count is what is bounded. */
 export const MAX_DISPLAYS = 100;
 
-export type OutputItem =
+type OutputItem =
   | StreamRun
   | { kind: "display"; data: MimeBundle; result: boolean }
   | { kind: "error"; ename: string; evalue: string; traceback: string };

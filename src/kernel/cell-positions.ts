@@ -10,7 +10,7 @@
  * two fill it alike, there is no answer: the caller says the position is the compiled cell's rather
  * than guess.
  */
-export interface CellPosition {
+interface CellPosition {
   line: number;
   column: number;
   /** The cell's own line, as the model wrote it. */

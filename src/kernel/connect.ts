@@ -8,7 +8,7 @@ import { KernelFactory } from "./factory.ts";
 import { NotebookRecord } from "./notebook-record.ts";
 
 /** The kernels resource, and the bridge their cells' `tool()` calls go through (a resource of its own). */
-export interface KernelResources {
+interface KernelResources {
   kernels: KernelSettings;
   bridge: BridgeSettings | undefined;
 }

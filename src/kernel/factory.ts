@@ -31,7 +31,7 @@ export interface CellReport {
 }
 
 /** A kernel as the operator page shows it. */
-export interface KernelGlance {
+interface KernelGlance {
   language: KernelLanguage;
   state: "running a cell" | "idle" | "starting" | "stopped";
   pid?: number;

@@ -17,11 +17,11 @@ import {
 } from "./protocol.ts";
 
 /** A kernel gets this long to say it is ready (a loaded CI machine, an enclosure's exec). */
-export const KERNEL_START_TIMEOUT_MS = 60_000;
+const KERNEL_START_TIMEOUT_MS = 60_000;
 /** After SIGINT, how long a cell gets to stop by itself before its process group is killed. */
-export const INTERRUPT_GRACE_MS = 3_000;
+const INTERRUPT_GRACE_MS = 3_000;
 /** How long to wait for raw fd output written before a cell ended to arrive. */
-export const RAW_SYNC_TIMEOUT_MS = 5_000;
+const RAW_SYNC_TIMEOUT_MS = 5_000;
 /** How much of the kernel's raw stderr is kept for explaining a failed start or a death. */
 const RAW_TAIL_CHARS = 4_000;
 /** Output background work writes between cells, kept (its tail) for the next cell's answer. */
@@ -44,7 +44,7 @@ export interface CellOutcome {
 
 export type ToolAnswer = { ok: true; result: unknown } | { ok: false; denied: boolean; message: string };
 
-export interface CellOptions {
+interface CellOptions {
   inactivityMs: number;
   signal: AbortSignal;
   callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolAnswer>;

@@ -48,7 +48,7 @@ function endingWords(ending: CellEnding): string | undefined {
 }
 
 /** A cell's outputs as nbformat has them. */
-export function notebookOutputs(outcome: CellOutcome): NotebookOutput[] {
+function notebookOutputs(outcome: CellOutcome): NotebookOutput[] {
   const outputs: NotebookOutput[] = outcome.output.items.map((item) => {
     if (item instanceof StreamRun) return { output_type: "stream", name: item.name, text: item.text };
     if (item.kind === "display") {

@@ -4,9 +4,9 @@
 import { closeSync, constants, fstatSync, openSync, readSync, renameSync, write } from "node:fs";
 
 /** Lines queued beyond this while the disk is slow are dropped, and the drop is written down. */
-export const MAX_QUEUED_BYTES = 8 * 2 ** 20;
+const MAX_QUEUED_BYTES = 8 * 2 ** 20;
 
-export interface LineFileOptions {
+interface LineFileOptions {
   /** Past this size the file is renamed to `<path>.1` (replacing an older one) and a new one begun. */
   rotateBytes?: number;
   /** The line that stands for `count` dropped lines, in the file's own format. */

@@ -19,7 +19,7 @@ export interface Address {
 }
 
 /** A file's outline as definitions, from the server that holds the file (synced first). */
-export interface FileOutline {
+interface FileOutline {
   handle: ServerHandle;
   path: string;
   document: SyncedDocument;
@@ -29,7 +29,7 @@ export interface FileOutline {
 /** Files a name path without `file` is looked for in, at most: the workspace search's matches. */
 const SEARCHED_FILES = 10;
 
-export async function fileOutline(supervisor: LanguageServerSupervisor, path: string, signal?: AbortSignal): Promise<FileOutline> {
+async function fileOutline(supervisor: LanguageServerSupervisor, path: string, signal?: AbortSignal): Promise<FileOutline> {
   const handle = await supervisor.serverFor(path);
   const document = await syncDocument(handle.client, supervisor.workdir, path);
   await supervisor.current(handle.client);
@@ -41,7 +41,7 @@ export async function fileOutline(supervisor: LanguageServerSupervisor, path: st
 }
 
 /** A definition found by its name path, in the file given or through the workspace's symbol search. */
-export interface FoundDefinition extends FileOutline {
+interface FoundDefinition extends FileOutline {
   definition: Definition;
 }
 

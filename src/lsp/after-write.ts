@@ -15,7 +15,7 @@ export type { WriteOutcome } from "./write-check.ts";
 /** A write made while the workdir watcher's first walk runs waits this long for it. */
 const FIRST_WALK_WAIT_MS = 10_000;
 
-export interface WriteContext {
+interface WriteContext {
   supervisor: LanguageServerSupervisor;
   checkout: CheckoutRecord;
   outside: OutsideChanges;

@@ -10,11 +10,11 @@ import { readRegularFileSync } from "../workspace/regular-file.ts";
 import { isInside, leadsOutOfWorkdir } from "../workspace/paths.ts";
 
 /** A whole-project check gets this long before it is stopped and reported as timed out. */
-export const CHECKER_TIMEOUT_MS = 180_000;
+const CHECKER_TIMEOUT_MS = 180_000;
 /** compile_commands.json can list thousands of files; the check covers this many. */
-export const COMPILE_COMMANDS_MAX_FILES = 200;
+const COMPILE_COMMANDS_MAX_FILES = 200;
 
-export interface CheckerRun {
+interface CheckerRun {
   rows: DiagnosticRow[];
   timedOut: boolean;
   /** The command line that ran, for the answer. */

@@ -7,7 +7,7 @@ import { capture } from "./capture.ts";
 const GIT_TIMEOUT_MS = 15_000;
 
 /** A file's text at the start of the run: its text, `null` when it did not exist, `undefined` when unknown. */
-export type TextAtStart = string | null | undefined;
+type TextAtStart = string | null | undefined;
 
 /**
  * Lists, once at the start of the run, the files that differed from git's index then (modified,

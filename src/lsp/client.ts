@@ -15,7 +15,7 @@ import type { WatchedChange as FileChange } from "./workdir-watch.ts";
 import { WorkProgress } from "./work-progress.ts";
 
 /** How long a polite `shutdown` may take before the group is signalled. */
-export const SHUTDOWN_REQUEST_TIMEOUT_MS = 2_000;
+const SHUTDOWN_REQUEST_TIMEOUT_MS = 2_000;
 /**
  * A query waits this long for the server's work-done progress (project loading, indexing) to end.
  * tsserver's first diagnostics took 33–50 s on a CI box running several suites at once.
@@ -39,7 +39,7 @@ async function loadProtocol(): Promise<ProtocolLibrary> {
 }
 
 /** Times a query answered "content modified" is asked again, after waiting for progress to end and a pause that doubles. */
-export const CONTENT_MODIFIED_RETRIES = 3;
+const CONTENT_MODIFIED_RETRIES = 3;
 const CONTENT_MODIFIED_PAUSE_MS = 50;
 
 export interface StartOptions {

@@ -11,14 +11,14 @@ import { codeActionList, listedCodeActions } from "./queries.ts";
 import type { LanguageServerSupervisor } from "./supervisor.ts";
 import { planWorkspaceEdit } from "./workspace-edit.ts";
 
-export interface ActionChange {
+interface ActionChange {
   /** Absolute. */
   path: string;
   original: string;
   updated: string;
 }
 
-export interface ActionEffect {
+interface ActionEffect {
   title: string;
   changes: ActionChange[];
   /** The command it ran, when it was one (or carried one). */

@@ -3,7 +3,7 @@ import { extname } from "node:path";
 import type { Definition } from "./name-path.ts";
 
 /** 0-based first and last line of a definition, both included. */
-export interface LineSpan {
+interface LineSpan {
   start: number;
   end: number;
 }

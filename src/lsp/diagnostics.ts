@@ -6,15 +6,15 @@ import { ServerGone } from "./server-errors.ts";
 import type { SyncedDocument } from "./documents.ts";
 
 /** After a matching push, further pushes within this window replace it (gopls publishes clean first, the error ~90 ms later). */
-export const PUSH_SETTLE_MS = 250;
+const PUSH_SETTLE_MS = 250;
 /** The longest a write waits for a server's push (after its project loaded) before answering `timed_out`. */
-export const PUSH_HARD_CAP_MS = 15_000;
+const PUSH_HARD_CAP_MS = 15_000;
 /** The longest a pull request may take before answering `timed_out` (pyright's first, on a cold start, analyses the builtins: over 20 s on a loaded box). */
-export const PULL_TIMEOUT_MS = 60_000;
+const PULL_TIMEOUT_MS = 60_000;
 
 export type Freshness = "fresh" | "timed_out" | "unsupported";
 
-export interface CollectedDiagnostics {
+interface CollectedDiagnostics {
   status: Freshness;
   diagnostics: Diagnostic[];
   /** "pull" or "push": how they arrived. */

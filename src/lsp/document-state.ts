@@ -16,7 +16,7 @@ export interface OpenDocument {
   history: TextVersion[];
 }
 
-export interface TextVersion {
+interface TextVersion {
   version: number;
   text: string;
   diagnostics?: Diagnostic[];

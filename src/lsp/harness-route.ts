@@ -5,7 +5,7 @@ import { describeWriteOutcome } from "./write-report.ts";
 import type { LanguageServices } from "./service.ts";
 
 /** A write touching more files than this is a bulk operation, not an edit worth diagnosing file by file. */
-export const AFTER_WRITE_MAX_PATHS = 100;
+const AFTER_WRITE_MAX_PATHS = 100;
 
 export function afterWriteRoute(services: LanguageServices): HarnessRoute {
   return {

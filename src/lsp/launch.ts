@@ -169,7 +169,7 @@ function withOptions(spec: ServerSpec, launch: ProgramLaunch, script: string, ct
 }
 
 /** `module` ("typescript/lib") as Node would find it from the script's own folder, following the script's real path. */
-export function moduleBeside(script: string, module: string): string | undefined {
+function moduleBeside(script: string, module: string): string | undefined {
   let dir: string;
   try {
     dir = dirname(realpathSync(script));

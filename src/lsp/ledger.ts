@@ -1,5 +1,5 @@
 // Comparing a file's diagnostics before and after a change: what is new, what is fixed, what was already there.
-export interface LedgerDiagnostic {
+interface LedgerDiagnostic {
   path: string;
   line: number;
   severity: string;
@@ -7,7 +7,7 @@ export interface LedgerDiagnostic {
   message: string;
 }
 
-export interface Comparison<T> {
+interface Comparison<T> {
   /** After the change and not before it. */
   new: T[];
   /** Before the change and not after it. */

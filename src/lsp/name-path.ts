@@ -17,7 +17,7 @@ export interface Definition {
   parent?: Definition;
 }
 
-export interface NamePath {
+interface NamePath {
   segments: string[];
   /** A leading `/`: the path starts at the file's top level. */
   absolute: boolean;
@@ -92,7 +92,7 @@ function fromFlat(list: readonly SymbolInformation[]): Definition[] {
 }
 
 /** Every definition of the tree, in source order (a parent before its children). */
-export function flatten(definitions: readonly Definition[]): Definition[] {
+function flatten(definitions: readonly Definition[]): Definition[] {
   return definitions.flatMap((d) => [d, ...flatten(d.children)]);
 }
 

@@ -9,7 +9,7 @@ import type { WatchedChange } from "./workdir-watch.ts";
  * changed on disk is re-sent to its server this long after the last change seen, not at once: a
  * write the harness reports through after-write is synced by that call, and sent once.
  */
-export const WRITE_BURST_MS = 1_000;
+const WRITE_BURST_MS = 1_000;
 /** Files whose changes are remembered; past this, which were changed before a write is unknown. */
 const PATHS_REMEMBERED = 20_000;
 

@@ -4,7 +4,7 @@ import { ToolFailure } from "../answer/failure.ts";
 const IDENTIFIER_CHAR = /[\p{L}\p{N}_$]/u;
 const IDENTIFIERS = /[\p{L}_$][\p{L}\p{N}_$]*/gu;
 
-export interface SymbolColumn {
+interface SymbolColumn {
   /** 0-based UTF-16 offset into the line — what LSP's default position encoding counts. */
   character: number;
   /** Which occurrence was picked (1-based). */

@@ -27,7 +27,7 @@ export interface PlaceRow {
 }
 
 /** Where a path lies: inside the workdir, or outside as a library or through a workspace link. */
-export type Whereabouts = { inside: true; shown: string } | { inside: false; shown: string; outside: "library" | "link" };
+type Whereabouts = { inside: true; shown: string } | { inside: false; shown: string; outside: "library" | "link" };
 
 /** Tells a library file from one the workspace reaches through a symlink (the workdir watcher knows the links). */
 export interface LinkMap {

@@ -7,7 +7,7 @@ import { runChecker } from "./checkers.ts";
 import type { DiagnosticRow } from "./present.ts";
 import type { LanguageServerSupervisor } from "./supervisor.ts";
 
-export interface ProjectCheck {
+interface ProjectCheck {
   rows: DiagnosticRow[];
   /** One line per checker run: what ran where and what it found, or why it could not run. */
   notes: string[];

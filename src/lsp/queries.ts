@@ -10,7 +10,7 @@ import type { Definition } from "./name-path.ts";
 import { placesOf, type PlaceRow } from "./present.ts";
 import type { LanguageServerSupervisor, ServerHandle } from "./supervisor.ts";
 
-export const NAVIGATION_METHODS = {
+const NAVIGATION_METHODS = {
   definition: "textDocument/definition",
   type_definition: "textDocument/typeDefinition",
   implementation: "textDocument/implementation",
@@ -114,7 +114,7 @@ export async function hover(target: Target, signal?: AbortSignal): Promise<strin
   return text;
 }
 
-export interface CodeActionRow {
+interface CodeActionRow {
   /** 1-based, as code_action takes it. */
   number: number;
   title: string;

@@ -13,7 +13,7 @@ import { openDocument, reopenDocument, uriOf } from "./documents.ts";
 import { pathOfUri } from "./present.ts";
 
 /** Source files read to find the uses of a name; past this the scan stops and says so. */
-export const FILES_SCANNED_MAX = 20_000;
+const FILES_SCANNED_MAX = 20_000;
 /**
  * Uses outside the edit asked for their definition, at most (about a millisecond each on clangd);
  * any left unasked refuse the rename, so a common name used as a local in many includers needs room.
@@ -36,7 +36,7 @@ export function isHeader(path: string): boolean {
   return /\.(h|hh|hpp|hxx|inc)$/.test(path);
 }
 
-export interface UseOfName {
+interface UseOfName {
   path: string;
   /** 0-based, UTF-16. */
   position: Position;

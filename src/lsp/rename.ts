@@ -18,7 +18,7 @@ import { planWorkspaceEdit, type PlannedEdit } from "./workspace-edit.ts";
 import { checkChange, type TextChange, type WriteOutcome } from "./write-check.ts";
 import { shownPath } from "../workspace/shown-path.ts";
 
-export interface RenameOutcome {
+interface RenameOutcome {
   files: string[];
   edits: number;
   diagnostics: WriteOutcome;
@@ -28,7 +28,7 @@ export interface RenameOutcome {
   renamed: string;
 }
 
-export interface RenameRequest extends Address {
+interface RenameRequest extends Address {
   new_name: string;
   /** Write it even if the check finds errors it would bring. */
   force?: boolean;

@@ -27,7 +27,7 @@ export function sampleFileFor(root: string, spec: ServerSpec): string | undefine
 }
 
 /** The first source file of `extensions` within ROOT_SCAN_DEPTH of `root` — something to open so a project loads. */
-export function sampleFile(root: string, extensions: readonly string[], serves = (name: string) => extensions.some((ext) => name.endsWith(ext))): string | undefined {
+function sampleFile(root: string, extensions: readonly string[], serves = (name: string) => extensions.some((ext) => name.endsWith(ext))): string | undefined {
   const visit = (dir: string, depth: number): string | undefined => {
     let entries;
     try {

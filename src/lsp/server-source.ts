@@ -36,7 +36,7 @@ export async function checkerLaunchFor(spec: ServerSpec, checker: ProjectChecker
 }
 
 /** How a server's start-up looks before it is started: for `lsp status` and `doctor`. */
-export interface SourceRow {
+interface SourceRow {
   state: "found" | "installing" | "installable" | "unavailable";
   reason: string;
   source?: string;

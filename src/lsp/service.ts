@@ -10,7 +10,7 @@ import { WorkdirWatcher } from "./workdir-watch.ts";
 import type { WriteOutcome } from "./write-check.ts";
 import { describeWriteOutcome } from "./write-report.ts";
 
-export interface LanguageServiceOptions extends SupervisorOptions {
+interface LanguageServiceOptions extends SupervisorOptions {
   /** Folders inside the workdir that are never watched (the run's state dir). */
   ignored?: readonly string[];
 }

@@ -22,24 +22,24 @@ import { SourceLines, type LinkMap } from "./present.ts";
 export class ServerDown extends ToolFailure {}
 
 /** How long a server gets to spawn and answer `initialize` (pyright and tsserver are slow on a loaded box). */
-export const INITIALIZE_TIMEOUT_MS = 45_000;
+const INITIALIZE_TIMEOUT_MS = 45_000;
 /** Servers unused this long are stopped; the next use starts them again. */
-export const IDLE_SHUTDOWN_MS = 10 * 60_000;
+const IDLE_SHUTDOWN_MS = 10 * 60_000;
 /** Backoff after the n-th failure: BASE·2^(n-1), capped. The first crash of a running server restarts at once. */
-export const RESTART_BACKOFF_BASE_MS = 2_000;
-export const RESTART_BACKOFF_MAX_MS = 5 * 60_000;
+const RESTART_BACKOFF_BASE_MS = 2_000;
+const RESTART_BACKOFF_MAX_MS = 5 * 60_000;
 
 /** A probe (`sidecar doctor`, a first workspace search) starts at most this many roots per server; the others start on use. */
 export const STATUS_PROBE_ROOTS = 4;
 
-export type ServerState = "running" | "idle" | "installing" | "unavailable";
+type ServerState = "running" | "idle" | "installing" | "unavailable";
 
 /** What the supervisor needs of the workdir watcher. */
-export interface WorkdirView extends LinkMap {
+interface WorkdirView extends LinkMap {
   settled(): Promise<void>;
 }
 
-export interface ServerStatus {
+interface ServerStatus {
   server: string;
   /** Workspace-relative root, or null when no root marker was found anywhere. */
   root: string | null;
@@ -70,7 +70,7 @@ function lacking(capabilities: ServerCapabilities): { lacks?: string[] } {
 }
 
 /** A server this run started or tried, as the operator page shows it. */
-export interface StartedServer {
+interface StartedServer {
   server: string;
   /** Workspace-relative root. */
   root: string;

@@ -23,7 +23,7 @@ export interface SymbolRow {
   outside?: "library" | "link";
 }
 
-export interface Outline {
+interface Outline {
   rows: SymbolRow[];
   /** Locals of functions and methods, left out of the outline. */
   locals: number;
@@ -72,7 +72,7 @@ function countAll(symbols: DocumentSymbol[]): number {
   return symbols.reduce((n, s) => n + 1 + countAll(s.children ?? []), 0);
 }
 
-export interface WorkspaceSearch {
+interface WorkspaceSearch {
   rows: SymbolRow[];
   /** One per server that failed or could not search; the others' rows still count. */
   notes: string[];

@@ -6,24 +6,24 @@ import { isInside } from "../workspace/paths.ts";
 import { SKIPPED_FOLDERS } from "../workspace/project-roots.ts";
 
 /** Events for one path within this window are one change; a burst (git checkout) is one batch. */
-export const WATCH_SETTLE_MS = 40;
+const WATCH_SETTLE_MS = 40;
 /**
  * Folders watched at most. One inotify watch each, and the user's limit is shared with every
  * other program (8 192 on older kernels); past this the rest of the tree is left unwatched and
  * `lsp status` says so.
  */
-export const WATCHED_FOLDERS_MAX = 8_000;
+const WATCHED_FOLDERS_MAX = 8_000;
 /** Files the first walk remembers, to tell a file a write created from one that was there before. */
 const FILES_REMEMBERED = 200_000;
 
-export type ChangeKind = "created" | "changed" | "deleted";
+type ChangeKind = "created" | "changed" | "deleted";
 
 export interface WatchedChange {
   path: string;
   kind: ChangeKind;
 }
 
-export type ChangeListener = (changes: readonly WatchedChange[]) => void;
+type ChangeListener = (changes: readonly WatchedChange[]) => void;
 
 /**
  * Watches each folder of the workdir on its own (never `recursive: true`: under Bun that walks

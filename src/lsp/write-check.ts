@@ -25,7 +25,7 @@ export interface TextChange {
 }
 
 /** Where the text a file is compared with came from. */
-export type Baseline = "server" | "checkout" | "created" | "unknown";
+type Baseline = "server" | "checkout" | "created" | "unknown";
 
 export interface FileOutcome {
   path: string;
@@ -59,7 +59,7 @@ export interface WriteOutcome {
 }
 
 /** At most this many other open files are asked for their diagnostics before and after a change. */
-export const DEPENDENTS_ASKED = 20;
+const DEPENDENTS_ASKED = 20;
 
 const ORDER: Freshness[] = ["fresh", "unsupported", "timed_out"];
 

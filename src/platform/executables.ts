@@ -25,7 +25,7 @@ export function programTrust(trust: "workspace" | "none", workdir: string): Prog
   return { workspace: trust === "workspace", workdir };
 }
 
-export interface ExecutableSearch {
+interface ExecutableSearch {
   trust: ProgramTrust;
   /** PATH (Path on Windows) as a string; default this process's. */
   path?: string | undefined;
@@ -112,7 +112,7 @@ export function mayRun(path: string, trust: ProgramTrust): boolean {
 }
 
 /** `path` (absolute) inside `workdir` by name, or once symlinks on either side are resolved. */
-export function insideByRealPath(workdir: string, path: string): boolean {
+function insideByRealPath(workdir: string, path: string): boolean {
   if (!workdir) return false;
   if (within(workdir, path)) return true;
   try {

@@ -21,7 +21,7 @@ export interface FolderHandle {
 }
 
 /** Why a name could not be opened as a folder, in the terms a writer acts on. */
-export type FolderRefusal = "symlink" | "not a folder" | "missing";
+type FolderRefusal = "symlink" | "not a folder" | "missing";
 
 export class FolderRefused extends Error {
   constructor(readonly why: FolderRefusal) {

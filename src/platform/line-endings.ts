@@ -1,6 +1,6 @@
 // Files keep their own line endings when a tool edits them: detect a file's, and write in it.
 
-export type LineEnding = "\n" | "\r\n";
+type LineEnding = "\n" | "\r\n";
 
 /** The file's dominant line ending; LF when it has none or they tie. */
 export function detectLineEnding(text: string): LineEnding {

@@ -2,7 +2,7 @@
 
 export type OsFamily = "posix" | "windows";
 
-export interface PlatformFacts {
+interface PlatformFacts {
   family: OsFamily;
   /** macOS and Windows file systems compare names case-insensitively by default. */
   caseInsensitiveFiles: boolean;

@@ -4,7 +4,7 @@ import { HOST, type OsFamily } from "./os.ts";
 
 export type TreeSignal = "SIGTERM" | "SIGKILL" | "SIGINT";
 
-export interface TreeKiller {
+interface TreeKiller {
   /** Whether children are spawned detached, which makes them group leaders on POSIX. */
   detachChildren: boolean;
   signalTree(pid: number, signal: TreeSignal): void;

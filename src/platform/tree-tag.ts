@@ -14,7 +14,7 @@ export function tagEnvironment(env: NodeJS.ProcessEnv | undefined): { tag: strin
 }
 
 /** PIDs of live processes whose environment carries this tag; empty where /proc is missing. */
-export function taggedProcesses(tag: string): number[] {
+function taggedProcesses(tag: string): number[] {
   return processesWithEnvironmentEntry(`${TREE_TAG_VARIABLE}=${tag}`);
 }
 
@@ -39,7 +39,7 @@ export function processesWithEnvironmentEntry(entry: string): number[] {
 }
 
 /** SIGKILLs every process still carrying the tag (escaped daemons); returns how many were found. */
-export function killTagged(tag: string): number {
+function killTagged(tag: string): number {
   const pids = taggedProcesses(tag);
   for (const pid of pids) {
     try {

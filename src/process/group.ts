@@ -8,7 +8,7 @@ import { treeKiller, type TreeSignal } from "../platform/process-tree.ts";
 import { sweepTagged, tagEnvironment } from "../platform/tree-tag.ts";
 
 /** How long a group gets between SIGTERM and SIGKILL. */
-export const TERMINATE_GRACE_MS = 2_000;
+const TERMINATE_GRACE_MS = 2_000;
 /** How long to wait for the exit event after SIGKILL before giving up on it. */
 const REAP_TIMEOUT_MS = 1_000;
 /** How often to look whether a killed group has emptied. */
@@ -27,7 +27,7 @@ const treeTags = new WeakMap<ChildProcess, string>();
  */
 export const CHILD_NICE_STEPS = 5;
 
-export interface GroupSpawnOptions extends SpawnOptions {
+interface GroupSpawnOptions extends SpawnOptions {
   /**
    * "at spawn" (the default), or "when started": on Linux the child keeps the sidecar's priority
    * until the caller calls lowerGroupPriority. Only for a child whose start-up a call is waiting for

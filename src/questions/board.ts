@@ -4,11 +4,11 @@ import { readAnswer, withdrawReason, type PortOutcome, type QuestionCard, type Q
 /** After the last page disconnects, how long pending cards wait for a page to come back (a reload). */
 export const PAGE_DETACH_GRACE_MS = 10_000;
 /** Settled cards kept for the history list. */
-export const HISTORY_LIMIT = 50;
+const HISTORY_LIMIT = 50;
 
-export type HistoryOutcome = "answered" | "skipped" | "timeout" | "cancelled" | "no_human";
+type HistoryOutcome = "answered" | "skipped" | "timeout" | "cancelled" | "no_human";
 
-export interface HistoryEntry {
+interface HistoryEntry {
   card: QuestionCard;
   outcome: HistoryOutcome;
   selected: string[];

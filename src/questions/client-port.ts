@@ -44,7 +44,7 @@ const TEXT = "text";
  * several as an array of them (before 2025-11-25, which has no arrays: one checkbox per option),
  * free text as a string field; options and free text as both, neither then required.
  */
-export function cardForm(card: QuestionCard, titled: boolean): ElicitationForm {
+function cardForm(card: QuestionCard, titled: boolean): ElicitationForm {
   const properties: Record<string, FormField> = {};
   const required: string[] = [];
   const choices = card.options.map((o) => ({ const: o.label, title: o.description ? `${o.label}: ${o.description}` : o.label }));

@@ -5,9 +5,9 @@ import { readAnswer, type CardKind, type CardOption, type PortOutcome, type Ques
 /** How often a waiting call reports progress, so MCP clients never time it out (the SDK default is 60 s). */
 export const PROGRESS_INTERVAL_MS = 5_000;
 /** How long a question waits for an answer unless the run config says otherwise. */
-export const DEFAULT_QUESTION_TIMEOUT_SECONDS = 600;
+const DEFAULT_QUESTION_TIMEOUT_SECONDS = 600;
 
-export interface AskRequest {
+interface AskRequest {
   /** The surface whose call asks (shown on the card). */
   surface: string;
   question: string;
@@ -29,12 +29,12 @@ export type AskResult =
   /** Withdrawn because the call was cancelled, or (`dismissed`) closed by the person without an answer. */
   | { outcome: "cancelled"; questionId: string; via: QuestionVia; dismissed: boolean };
 
-export interface WaitHooks {
+interface WaitHooks {
   signal: AbortSignal;
   progress(update: { progress: number; total?: number; message?: string }): void;
 }
 
-export interface AskHooks extends WaitHooks {
+interface AskHooks extends WaitHooks {
   /** The calling client, when it can ask its person itself: used unless the harness has its own port. */
   client?: QuestionPort;
 }

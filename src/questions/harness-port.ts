@@ -5,9 +5,9 @@ import { withdrawReason, type PortOutcome, type WithdrawReason, type QuestionCar
 /** Bound on the POST and DELETE requests; a port slower than this is treated as down. */
 export const PORT_REQUEST_TIMEOUT_MS = 10_000;
 /** How long one GET may be held open by the port before it answers "pending" (long poll). */
-export const PORT_POLL_WAIT_MS = 20_000;
+const PORT_POLL_WAIT_MS = 20_000;
 /** A port that answers "pending" at once is polled no faster than this. */
-export const PORT_POLL_MIN_INTERVAL_MS = 500;
+const PORT_POLL_MIN_INTERVAL_MS = 500;
 /** Consecutive failed polls after which the port counts as gone (fail-closed). */
 export const PORT_POLL_FAILURES_ALLOWED = 3;
 

@@ -3,7 +3,7 @@
 import type { CallActivity } from "../http/tool-call.ts";
 
 /** How long a shutdown waits for aborted calls to answer; a call that ignores its signal is not waited out. */
-export const SHUTDOWN_ANSWER_MS = 2_000;
+const SHUTDOWN_ANSWER_MS = 2_000;
 /** After the last call ended: the answer is handed to the transport a few turns of the loop later. */
 const ANSWER_FLUSH_MS = 50;
 

@@ -14,13 +14,13 @@
 /** How long the run must have no call in flight before memory is reclaimed. */
 export const IDLE_MS = 1_000;
 /** Growth over the settled RSS that makes a reclaim worth its pause (a full collection takes tens of ms). */
-export const RECLAIM_GROWTH_BYTES = 8 * 2 ** 20;
+const RECLAIM_GROWTH_BYTES = 8 * 2 ** 20;
 /**
  * Growth over the last deep level that makes the deep reclaim worth it. Lower: it runs only after
  * long idle, when its cost goes unseen, and a burst of 1,050 tools/list (no call at all) left the
  * binary 6 MB above its resting 58 MB, which a deep reclaim gave back down to 61 (bench/startup.ts).
  */
-export const DEEP_RECLAIM_GROWTH_BYTES = 2 * 2 ** 20;
+const DEEP_RECLAIM_GROWTH_BYTES = 2 * 2 ** 20;
 /** How long the run must have no call in flight before the deep reclaim. */
 export const DEEP_IDLE_MS = 10_000;
 /** After a reclaim, how long until RSS is read as the new settled level (workers collect on their own time). */
@@ -38,7 +38,7 @@ const REAL_TIMERS: Timers = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-export interface IdleReclaimOptions {
+interface IdleReclaimOptions {
   /** Runs the collections; `deep` (long idle) may also drop compiled code and the allocator's cached pages. */
   reclaim(deep: boolean): void;
   /** Current resident set size in bytes. */

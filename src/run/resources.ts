@@ -22,7 +22,7 @@ export type RunResources = RunFacts & { [R in (typeof DESCRIBED)[number] as R["n
  * functions read of other resources (its `Peers`) must be what RunResources provides. A service is
  * opaque to the loops: each descriptor types its own.
  */
-export type AnyResource = Resource<string, any, any, RunResources>;
+type AnyResource = Resource<string, any, any, RunResources>;
 export const RESOURCES: readonly AnyResource[] = DESCRIBED;
 
 /** Each connected resource with its service, in the list's order. */

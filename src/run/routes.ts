@@ -8,7 +8,7 @@ import type { Surface, ToolRegistry } from "../tool/registry.ts";
 import { runGlance } from "./glance.ts";
 import { connected, type RunResources } from "./resources.ts";
 
-export interface RunRoutes {
+interface RunRoutes {
   registry: ToolRegistry;
   surfaces: readonly Surface[];
   record: CallRecord;

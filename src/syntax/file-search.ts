@@ -99,7 +99,7 @@ const WORK_BETWEEN_YIELDS_MS = 20;
  * still delivered first).
  */
 /** True when work is waiting that a parse ahead of need should give way to (fillOne). */
-export type GiveWay = () => boolean;
+type GiveWay = () => boolean;
 const NEVER_GIVE_WAY: GiveWay = () => false;
 
 export function yieldToEventLoop(): Promise<void> {
@@ -109,14 +109,14 @@ export function yieldToEventLoop(): Promise<void> {
 /** Binary files have NUL bytes early; tree-sitter would only produce errors for them. */
 const BINARY_SNIFF_BYTES = 8000;
 
-export interface JobResult {
+interface JobResult {
   outcomes: FileOutcome[];
   stats: JobStats;
   /** The compiled pattern or rule, for the answer and for the other workers' jobs. */
   pattern: Query;
 }
 
-export interface SearcherOptions {
+interface SearcherOptions {
   /**
    * A file's first tree is not kept: it is freed once matched, and the file is parsed again to be
    * kept by `fillOne` (when the thread has nothing else to do) or by the next search that needs it.

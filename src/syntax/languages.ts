@@ -3,7 +3,7 @@
 
 export type ContextName = "statement" | "expression" | "class member" | "declaration";
 
-export interface Scaffold {
+interface Scaffold {
   context: ContextName;
   /** Text before the fragment; the fragment itself starts right after it. */
   before: string;
@@ -59,7 +59,7 @@ const javascriptLike: PatternLanguage = {
   ],
 };
 
-export const PATTERN_LANGUAGES: Record<string, PatternLanguage> = {
+const PATTERN_LANGUAGES: Record<string, PatternLanguage> = {
   javascript: javascriptLike,
   typescript: javascriptLike,
   tsx: javascriptLike,

@@ -19,13 +19,13 @@ import { listScope, type SearchScope } from "./walk.ts";
 import { ParseWorkers, WorkerDied, type WorkerOptions, type WorkerSlot } from "./worker-slots.ts";
 
 /** A search over a scope the pool lists itself (a directory is walked in a worker). */
-export interface ScopedJob extends Omit<SearchJob, "files" | "compiled" | "language"> {
+interface ScopedJob extends Omit<SearchJob, "files" | "compiled" | "language"> {
   scope: SearchScope;
   /** Undefined: every file with a grammar, each in its language (a directory scope). */
   language: string | undefined;
 }
 
-export interface PoolAnswer {
+interface PoolAnswer {
   outcomes: FileOutcome[];
   stats: JobStats;
   /** Where the search's time went, when workers ran it. */
@@ -43,7 +43,7 @@ export interface PoolAnswer {
   unnamed: Array<{ language: string; files: number }>;
 }
 
-export interface PoolOptions extends WorkerOptions {
+interface PoolOptions extends WorkerOptions {
   source: GrammarSource;
 }
 

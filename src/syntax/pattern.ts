@@ -52,7 +52,7 @@ export function isCommentType(type: string): boolean {
  * A node that never takes part in matching: a comment, or another extra (Python's `\` line
  * continuation). An ERROR the parser made extra still counts: it may be a tolerated metavariable.
  */
-export function isTrivia(node: Node): boolean {
+function isTrivia(node: Node): boolean {
   return (node.isExtra && !node.isError) || isCommentType(node.type);
 }
 

@@ -8,7 +8,7 @@ const MAX_SEARCHES = 16;
 /** A file with more matches than this is searched again rather than remembered (a `$X` over it would hold tens of thousands); imgui.cpp has 313 lines with `IM_ASSERT(`, and 200 left it to be parsed again on every repeat. */
 export const MAX_REMEMBERED_MATCHES = 1000;
 
-export interface RememberedOutcome {
+interface RememberedOutcome {
   count: number;
   /** Every match's record: an outcome is remembered only when it is whole. */
   matches: MatchRecord[];

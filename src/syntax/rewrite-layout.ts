@@ -3,10 +3,10 @@
 // onto its `def` line. Both texts are read as pieces (metavariables and words) and lined up.
 import { captureSpan, type Bindings } from "./captures.ts";
 
-export type Piece = { kind: "meta"; name: string } | { kind: "text"; text: string };
+type Piece = { kind: "meta"; name: string } | { kind: "text"; text: string };
 
 /** Pieces and, before each and after the last, the whitespace the text has there. */
-export interface Pieces {
+interface Pieces {
   pieces: Piece[];
   /** gaps[k] precedes pieces[k]; gaps[pieces.length] trails the last. */
   gaps: string[];
@@ -48,7 +48,7 @@ export function piecesOf(text: string): Pieces {
  * undefined where the piece could not be placed (a metavariable that binds nothing, a word the code
  * spells otherwise).
  */
-export interface SourceLayout {
+interface SourceLayout {
   gaps: Array<string | undefined>;
   texts: Array<string | undefined>;
   /** Where each known gap and text starts in the source. */

@@ -23,9 +23,9 @@ import { fileRef, type SearchScope } from "./walk.ts";
 /** A grammar's parser as other layers hold it: handed back to syntax/ functions, its trees walked only here. */
 export type LanguageParser = Parser;
 
-export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
-export interface SyntaxOptions {
+interface SyntaxOptions {
   workdir: string;
   source: GrammarSource;
   spawnWorker?: SpawnWorker;
@@ -37,9 +37,9 @@ export interface SyntaxOptions {
 }
 
 /** Source each worker parses ahead by default: trees cost about ten times their source in memory. */
-export const DEFAULT_WARM_CHARS = 8 * 1024 * 1024;
+const DEFAULT_WARM_CHARS = 8 * 1024 * 1024;
 
-export interface SearchRequest {
+interface SearchRequest {
   /** The pattern's source; ignored when `rule` is given. */
   pattern: string;
   /** An ast-grep rule config, read and checked (rules/validate.ts): searched instead of the pattern. */
@@ -74,7 +74,7 @@ export interface SearchAnswer {
   phases?: SearchPhases;
 }
 
-export interface TreeRequest extends TreeView {
+interface TreeRequest extends TreeView {
   /** A snippet to parse (needs language); else the file at path. */
   code?: string;
   path?: string;
@@ -83,7 +83,7 @@ export interface TreeRequest extends TreeView {
   pattern?: string;
 }
 
-export interface TreeAnswer {
+interface TreeAnswer {
   language: string;
   /** The tree of the snippet or file; absent when only a pattern was asked about. */
   tree?: DrawnTree;

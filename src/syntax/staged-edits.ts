@@ -24,7 +24,7 @@ type EditState = "staged" | "accepted" | "discarded" | "rejected" | "expired";
  * model that stages edits and never resolves them would otherwise grow the sidecar for the whole
  * run; past this the oldest staged edits expire, and resolving one says so.
  */
-export const MAX_STAGED_CHARS = 128 * 1024 * 1024;
+const MAX_STAGED_CHARS = 128 * 1024 * 1024;
 
 interface StagedEdit {
   id: string;

@@ -35,7 +35,7 @@ export function syntaxErrors(parser: Parser, text: string): SyntaxError[] {
 }
 
 /** A definition's body as the grammar has it: its `body` field (a `{…}` block, or Python's indented block). */
-export interface BodySpan {
+interface BodySpan {
   /** String offsets of the body node. */
   start: number;
   end: number;

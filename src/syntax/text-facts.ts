@@ -80,7 +80,7 @@ function remember<V>(facts: Map<string, V>, key: string, value: V): void {
  * Start offsets of the literal occurring least often, or undefined when the pattern has none. A
  * keyword or identifier counts only where it stands as a whole word (`as`, not the `as` in `class`).
  */
-export function rarestLiteralOffsets(source: string, literals: readonly string[], words: readonly string[]): number[] | undefined {
+function rarestLiteralOffsets(source: string, literals: readonly string[], words: readonly string[]): number[] | undefined {
   let best: number[] | undefined;
   for (const literal of literals) {
     const whole = words.includes(literal);

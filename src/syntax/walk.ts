@@ -10,7 +10,7 @@ import { byPath, type FileRef } from "./file-search.ts";
 import { isIgnored, parseGitignore, type IgnoreRules } from "./gitignore.ts";
 import { grammarForPath, SEARCHED_WHEN_NAMED } from "./grammars.ts";
 
-export interface WalkOptions {
+interface WalkOptions {
   /** The real workdir; symlinked files must resolve inside it. */
   root: string;
   /** Keep files this predicate accepts (by name). */
@@ -21,7 +21,7 @@ export interface WalkOptions {
 /** The files a search covers: named by the caller (one file), or a directory to walk. */
 export type SearchScope = { kind: "files"; files: FileRef[] } | { kind: "tree"; start: string; maxFileBytes: number };
 
-export interface WalkResult {
+interface WalkResult {
   files: FileRef[];
   /** Files left out for size, counted so the answer can say so. */
   oversized: number;

@@ -6,7 +6,7 @@ import type { RuleConfig } from "./rules/spec.ts";
 import type { SearchScope } from "./walk.ts";
 
 /** A search job with its file list packed for the trip. */
-export type PackedJob = Omit<SearchJob, "files"> & { files: PackedFiles };
+type PackedJob = Omit<SearchJob, "files"> & { files: PackedFiles };
 
 export type ToWorker =
   /** Modules compiled once by the pool: every worker shares their machine code. */

@@ -8,7 +8,7 @@ import { PatternError } from "./pattern.ts";
 import type { FromWorker, ToWorker } from "./worker-protocol.ts";
 
 /** How long a worker may take to load the tree-sitter runtime before the pool gives up on workers. */
-export const WORKER_START_TIMEOUT_MS = 15_000;
+const WORKER_START_TIMEOUT_MS = 15_000;
 
 /**
  * Workers started again after one died, per run. A worker that keeps dying (a grammar that crashes

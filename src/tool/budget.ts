@@ -1,6 +1,6 @@
 // Output budgets: every cap says "N of M shown", never a silent cut.
 
-export interface Capped<T> {
+interface Capped<T> {
   items: T[];
   shown: number;
   total: number;
@@ -19,7 +19,7 @@ export function capList<T>(items: readonly T[], max: number): Capped<T> {
   };
 }
 
-export interface CappedText {
+interface CappedText {
   text: string;
   /** Bytes removed from the middle; 0 when the text fit. */
   cutBytes: number;

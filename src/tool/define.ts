@@ -45,7 +45,7 @@ export interface ToolReply<Out> {
  * What an MCP client may assume about a call (tools/list annotations). Derived from the tier unless
  * a tool says otherwise: the read tier says who may call it, not that a call changes nothing.
  */
-export interface ToolHints {
+interface ToolHints {
   /** It changes nothing outside the sidecar's answer; default: its tier is read. */
   readOnly?: boolean;
   /** What it changes may be lost (a file overwritten, a worker stopped); default: its tier is not read. */
@@ -56,7 +56,7 @@ export interface ToolHints {
   openWorld?: boolean;
 }
 
-export interface ToolSpec<In extends v.GenericSchema, Out extends v.GenericSchema> {
+interface ToolSpec<In extends v.GenericSchema, Out extends v.GenericSchema> {
   name: string;
   tier: Tier;
   /** Long descriptions live in a sibling .txt imported as text. */

@@ -20,7 +20,7 @@ export const MAX_ANSWER_TEXT_BYTES = 128 * 1024;
 export const WRITTEN_META = "sidecar/written";
 
 /** The message an error's structuredContent repeats, at most; the text content has all of it (a cell's traceback). */
-export const MAX_ERROR_MESSAGE_CHARS = 2_000;
+const MAX_ERROR_MESSAGE_CHARS = 2_000;
 
 /** Runs `tool` on raw client arguments and always answers with a CallToolResult — never throws. */
 export async function invokeTool(tool: Tool, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
@@ -99,7 +99,7 @@ function problemText(tool: Tool, issue: v.BaseIssue<unknown>, args: unknown): st
  * Words a validation failure for the model: each problem with its argument path, then a correct
  * shape (of a variant, the shape of the operation the call chose).
  */
-export function invalidArgumentsMessage(tool: Tool, issues: readonly v.BaseIssue<unknown>[], args?: unknown): string {
+function invalidArgumentsMessage(tool: Tool, issues: readonly v.BaseIssue<unknown>[], args?: unknown): string {
   const chosen = chosenBranch(tool.input, args);
   const problems = issues.map((issue) => `- ${v.getDotPath(issue) ?? "(arguments)"}: ${problemText(tool, issue, args)}`);
   return [`Invalid arguments for ${tool.name}${chosen ? ` ${chosen.value}` : ""}:`, ...problems, `Expected arguments: ${describeArguments(tool.input, args)}`].join("\n");

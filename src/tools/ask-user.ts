@@ -5,7 +5,7 @@ import type { AskResult, QuestionDesk } from "../questions/desk.ts";
 import { defineTool } from "../tool/define.ts";
 import description from "./ask-user.txt" with { type: "text" };
 
-export const MAX_OPTIONS = 10;
+const MAX_OPTIONS = 10;
 
 const option = v.strictObject({
   label: v.pipe(

@@ -56,7 +56,7 @@ export const languageArg = v.optional(
   v.pipe(v.string("expected a grammar id"), v.description("Grammar id (dart, python, rust, c, …); inferred when path names a file.")),
 );
 
-export const positionSchema = v.object({ line: v.number(), column: v.number() });
+const positionSchema = v.object({ line: v.number(), column: v.number() });
 export const matchSchema = v.object({
   path: v.string(),
   start: positionSchema,

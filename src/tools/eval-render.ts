@@ -6,11 +6,11 @@ import { MAX_DISPLAYS } from "../kernel/cell-output.ts";
 import type { CellEnding } from "../kernel/kernel-process.ts";
 
 /** Text output is bounded (head + tail kept); image data never is. */
-export const CELL_TEXT_MAX_BYTES = 40_000;
+const CELL_TEXT_MAX_BYTES = 40_000;
 
 export type CellStatus = "ok" | "error" | "interrupted" | "timed_out" | "cancelled" | "died";
 
-export interface RenderedCell {
+interface RenderedCell {
   text: string;
   images: ImageBlock[];
   status: CellStatus;

@@ -54,7 +54,7 @@ const output = v.object({
 });
 
 /** How often a running cell reports progress. */
-export const CELL_PROGRESS_INTERVAL_MS = 5_000;
+const CELL_PROGRESS_INTERVAL_MS = 5_000;
 
 export function evalTool(kernels: KernelFactory) {
   return defineTool({

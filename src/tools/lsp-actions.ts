@@ -19,13 +19,13 @@ import type { LanguageServices } from "../lsp/service.ts";
 import { documentOutline, workspaceSymbols, type SymbolRow } from "../lsp/symbols.ts";
 
 export const ACTIONS = ["diagnostics", "definition", "type_definition", "implementation", "references", "calls", "hover", "body", "symbols", "code_actions", "status", "reload"] as const;
-export type LspAction = (typeof ACTIONS)[number];
+type LspAction = (typeof ACTIONS)[number];
 
 /** Rows per page of references; `offset` pages on. */
-export const REFERENCES_CAP = 50;
-export const WORKSPACE_SYMBOLS_CAP = 100;
-export const DOCUMENT_SYMBOLS_CAP = 200;
-export const DIAGNOSTICS_CAP = 200;
+const REFERENCES_CAP = 50;
+const WORKSPACE_SYMBOLS_CAP = 100;
+const DOCUMENT_SYMBOLS_CAP = 200;
+const DIAGNOSTICS_CAP = 200;
 const LOCATIONS_CAP = 50;
 const HOVER_MAX_BYTES = 8_000;
 
@@ -47,7 +47,7 @@ export interface LspCall {
   all?: boolean;
 }
 
-export interface LspAnswer {
+interface LspAnswer {
   text: string;
   data: {
     action: string;
@@ -226,7 +226,7 @@ function usePlaceLine(row: ContainedRow<PlaceRow>): string {
 }
 
 /** Lines of a definition per page of `body`. */
-export const BODY_LINES_CAP = 200;
+const BODY_LINES_CAP = 200;
 
 /** The definition's source (doc comment and decorators included), numbered and paged; depth 1: its children's signatures only. */
 async function body(services: LanguageServices, call: LspCall, signal: AbortSignal): Promise<LspAnswer> {

@@ -92,7 +92,7 @@ export function lspTool(services: LanguageServices): Tool {
 }
 
 /** The run's catalog as the description names it, so it cannot drift from it: "c (c, cpp), css (css, scss, less), go, …". */
-export function serverList(catalog: readonly ServerSpec[]): string {
+function serverList(catalog: readonly ServerSpec[]): string {
   const named = catalog.map((spec) => (spec.languages.length === 1 && spec.languages[0] === spec.id ? spec.id : `${spec.id} (${spec.languages.join(", ")})`));
   return named.sort().join(", ");
 }

@@ -6,7 +6,7 @@ import type { LanguageParser } from "../syntax/service.ts";
 import { definitionBody } from "../syntax/syntax-errors.ts";
 import { afterLine, blankLinesBetween, indentUnit, leadOf, lineBreakOf, lineStarts, reindent, type Operation, type TextReplacement } from "./symbol-edit-text.ts";
 
-export interface EditRequest {
+interface EditRequest {
   operation: Operation;
   text: string;
   /** The file's text, as the server's outline was computed on. */

@@ -8,7 +8,7 @@ import description from "./vibe-list.txt" with { type: "text" };
 import { headline, summarize, workerSummary } from "./vibe-worker-view.ts";
 
 /** Workers listed per call, newest first beyond it; the rest are counted. */
-export const MAX_WORKERS_LISTED = 50;
+const MAX_WORKERS_LISTED = 50;
 
 export function vibeListTool(roster: WorkerRoster) {
   return defineTool({

@@ -6,7 +6,7 @@ import type { WorkerRoster } from "../workers/roster.ts";
 import { WORKER_STATES } from "../workers/worker-record.ts";
 import description from "./vibe-spawn.txt" with { type: "text" };
 
-export const MAX_LABEL_CHARS = 80;
+const MAX_LABEL_CHARS = 80;
 
 export function vibeSpawnTool(roster: WorkerRoster) {
   return defineTool({

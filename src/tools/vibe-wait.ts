@@ -8,10 +8,10 @@ import description from "./vibe-wait.txt" with { type: "text" };
 import { headline, seconds, shownResult, summarize, workerIdInput } from "./vibe-worker-view.ts";
 
 /** Fits inside the common 60-second client request timeout. */
-export const DEFAULT_WAIT_SECONDS = 50;
-export const MAX_WAIT_SECONDS = 600;
+const DEFAULT_WAIT_SECONDS = 50;
+const MAX_WAIT_SECONDS = 600;
 /** How often a waiting call reports progress (elapsed time and the worker's last line). */
-export const WAIT_PROGRESS_INTERVAL_MS = 1_000;
+const WAIT_PROGRESS_INTERVAL_MS = 1_000;
 
 export function vibeWaitTool(roster: WorkerRoster) {
   return defineTool({

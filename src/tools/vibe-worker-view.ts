@@ -8,7 +8,7 @@ import { elapsedMs, lastOutcome, WORKER_STATES, type WorkerRecord } from "../wor
 const PREVIEW_LINES = 3;
 const PREVIEW_CHARS = 300;
 /** The result vibe_wait shows; the whole result stays on disk at result_file. */
-export const RESULT_SHOWN_BYTES = 8 * 1024;
+const RESULT_SHOWN_BYTES = 8 * 1024;
 
 export const workerIdInput = v.pipe(
   v.string("expected the worker id as a string, e.g. \"w1\""),
@@ -27,7 +27,7 @@ export const workerSummary = v.object({
   /** The first lines of the newest finished generation's result. */
   last_result: v.optional(v.string()),
 });
-export type WorkerSummary = v.InferInput<typeof workerSummary>;
+type WorkerSummary = v.InferInput<typeof workerSummary>;
 
 export function seconds(ms: number): number {
   return Math.round(ms / 100) / 10;

@@ -9,7 +9,7 @@ import { WorkerStore, type GenerationFiles } from "./worker-store.ts";
 import { prepareWorktree, removeWorktree } from "./worktree.ts";
 
 /** Put between the brief and each vibe_send message, so a worker can tell them apart. */
-export const MESSAGE_SEPARATOR = "\n\n---\n\n";
+const MESSAGE_SEPARATOR = "\n\n---\n\n";
 /** How many known ids an "unknown worker" answer names. */
 const KNOWN_IDS_SHOWN = 30;
 
@@ -25,7 +25,7 @@ interface LiveWorker {
   steering: Promise<unknown>;
 }
 
-export interface SpawnRequest {
+interface SpawnRequest {
   brief: string;
   label: string;
   grade: WorkerGrade;

@@ -12,23 +12,23 @@ import { isLink, openStateFile, stateFolder, writeStateFile, type GenerationFile
 import type { FinalState, GenerationOutcome, StartedBy } from "./worker-record.ts";
 
 /** Without a result file, this much of the end of stdout is the result (the worker contract). */
-export const STDOUT_RESULT_BYTES = 4 * 1024;
+const STDOUT_RESULT_BYTES = 4 * 1024;
 /** stderr kept for a failure's explanation. */
-export const STDERR_TAIL_BYTES = 2 * 1024;
+const STDERR_TAIL_BYTES = 2 * 1024;
 /** A result file longer than this is kept in full on disk but cut (head and tail) in the record. */
-export const RESULT_KEEP_BYTES = 16 * 1024;
+const RESULT_KEEP_BYTES = 16 * 1024;
 /**
  * After the worker's main process exits, how long what it left in its group gets to finish writing
  * before it is killed: a finished worker owns nothing that keeps running.
  */
-export const LEFTOVER_GRACE_MS = 2_000;
+const LEFTOVER_GRACE_MS = 2_000;
 
 /** How often the leftover group is checked during its grace. */
 const LEFTOVER_POLL_MS = 50;
 /** Bound on reading the rest of a finished worker's output once its group is gone. */
-export const OUTPUT_DRAIN_MS = 2_000;
+const OUTPUT_DRAIN_MS = 2_000;
 
-export interface WorkerLaunch {
+interface WorkerLaunch {
   workerId: string;
   generation: number;
   grade: string;
@@ -244,7 +244,7 @@ function cannotStart(program: string, error: Error): string {
   return `could not start ${JSON.stringify(program)} (${why}); the harness must fix the vibe roster's command`;
 }
 
-export function formatSeconds(ms: number): string {
+function formatSeconds(ms: number): string {
   const s = ms / 1000;
   return s >= 120 ? `${Math.round(s / 60)} min` : `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }

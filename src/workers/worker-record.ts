@@ -3,7 +3,7 @@ import type { WorkerGrade } from "../config/resources/vibe.ts";
 import type { Tier } from "../tool/tier.ts";
 
 export const WORKER_STATES = ["queued", "running", "done", "failed", "killed", "timed_out"] as const;
-export type WorkerState = (typeof WORKER_STATES)[number];
+type WorkerState = (typeof WORKER_STATES)[number];
 export type FinalState = Exclude<WorkerState, "queued" | "running">;
 
 export function isFinal(state: WorkerState): state is FinalState {

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { ToolFailure } from "../answer/failure.ts";
 import { openRegularFile, openRegularFileSync, readOpened, readOpenedSync, readRegularFileSync, specialKind } from "./regular-file.ts";
 
-export class PathOutsideWorkdir extends ToolFailure {
+class PathOutsideWorkdir extends ToolFailure {
   constructor(given: string, why: string) {
     super(`The path ${JSON.stringify(given)} is outside the workspace (${why}). Pass a path relative to the workspace root.`, {
       code: "not_in_workspace",
@@ -14,7 +14,7 @@ export class PathOutsideWorkdir extends ToolFailure {
 }
 
 /** A path inside the workdir that leads to a FIFO, socket or device: no tool opens one (it could block). */
-export class SpecialFile extends ToolFailure {
+class SpecialFile extends ToolFailure {
   constructor(given: string, kind: string) {
     super(`The path ${JSON.stringify(given)} is ${kind}, not a regular file or a folder, so it was not opened. Pass a source file or a folder.`, { code: "not_a_regular_file", path: given });
   }

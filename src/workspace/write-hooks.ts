@@ -1,7 +1,7 @@
 // The seam for "after a write": caches drop stale state and language servers report new
 // diagnostics. Each hook may return a note that is folded into the write's answer.
 
-export type AfterWriteHook = (paths: readonly string[]) => Promise<string | undefined>;
+type AfterWriteHook = (paths: readonly string[]) => Promise<string | undefined>;
 
 export class WriteHooks {
   private readonly hooks: AfterWriteHook[] = [];

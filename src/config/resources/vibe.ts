@@ -7,11 +7,11 @@ import { configObject, nonEmptyString } from "./shared.ts";
 export const WORKER_GRADES = ["fast", "good"] as const;
 export type WorkerGrade = (typeof WORKER_GRADES)[number];
 
-export const DEFAULT_TIME_LIMIT_SECONDS = 30 * 60;
-export const DEFAULT_CONCURRENCY = 2;
-export const DEFAULT_MAX_SPAWNS = 50;
+const DEFAULT_TIME_LIMIT_SECONDS = 30 * 60;
+const DEFAULT_CONCURRENCY = 2;
+const DEFAULT_MAX_SPAWNS = 50;
 /** A week: far beyond any worker, and well inside what a timer can hold (about 24 days). */
-export const MAX_TIME_LIMIT_SECONDS = 7 * 24 * 60 * 60;
+const MAX_TIME_LIMIT_SECONDS = 7 * 24 * 60 * 60;
 
 const positiveInteger = (what: string) =>
   v.pipe(

@@ -10,7 +10,7 @@ import { ASYNC_STACK_DEPTH, PauseInspection } from "./inspection.ts";
 import { inspectorUrlAt, launchNode } from "./inspector-target.ts";
 import { ScriptTable } from "./scripts.ts";
 
-export const THREAD_ID = 1;
+const THREAD_ID = 1;
 
 export interface AdapterTools {
   node: string;
@@ -18,7 +18,7 @@ export interface AdapterTools {
   tsxLoader?: string;
 }
 
-export const CAPABILITIES: DebugProtocol.Capabilities = {
+const CAPABILITIES: DebugProtocol.Capabilities = {
   supportsConfigurationDoneRequest: true,
   supportsConditionalBreakpoints: true,
   supportsHitConditionalBreakpoints: true,

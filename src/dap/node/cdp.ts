@@ -16,11 +16,11 @@ type Events = ProtocolMapping.Events & NodeWorkerEvents;
 type Params<M extends keyof Commands> = Commands[M]["paramsType"] extends [] ? undefined : Commands[M]["paramsType"][0];
 
 /** How long one inspector command may take: V8 answers in milliseconds unless the program is stuck in native code. */
-export const CDP_COMMAND_TIMEOUT_MS = 15_000;
+const CDP_COMMAND_TIMEOUT_MS = 15_000;
 /** How long opening the inspector's WebSocket may take. */
-export const CDP_CONNECT_TIMEOUT_MS = 10_000;
+const CDP_CONNECT_TIMEOUT_MS = 10_000;
 
-export class CdpError extends Error {
+class CdpError extends Error {
   constructor(
     readonly method: string,
     message: string,

@@ -6,7 +6,7 @@ import { frame, takeFrames } from "../framing.ts";
 /** A request the adapter refuses: its message reaches the client as the response's `message`. */
 export class DapRefusal extends Error {}
 
-export type RequestHandler = (command: string, args: unknown) => Promise<unknown>;
+type RequestHandler = (command: string, args: unknown) => Promise<unknown>;
 
 export class DapServerConnection {
   private seq = 1;

@@ -6,12 +6,12 @@ import { pathToFileURL } from "node:url";
 import { moduleFormat } from "./module-format.ts";
 
 /** How long node may take to print the inspector's address (a cold start on a loaded machine is well under 1 s). */
-export const INSPECTOR_LISTEN_TIMEOUT_MS = 20_000;
+const INSPECTOR_LISTEN_TIMEOUT_MS = 20_000;
 
 /** What node itself writes to stderr about the inspector: not the program's output. */
 const INSPECTOR_LINES = /^(Debugger listening on ws:\/\/\S+|For help, see: https:\/\/nodejs\.org\/\S*|Debugger attached\.|Waiting for the debugger to disconnect\.\.\.|Debugger ending on ws:\/\/\S+)\r?\n/gm;
 
-export interface NodeLaunch {
+interface NodeLaunch {
   node: string;
   program: string;
   args: readonly string[];
@@ -33,7 +33,7 @@ function tsxFlags(loader: string, program: string): string[] {
   return ["--require", join(dirname(loader), "cjs", "index.cjs")];
 }
 
-export interface LaunchedNode {
+interface LaunchedNode {
   child: ChildProcess;
   webSocketUrl: string;
 }

@@ -17,7 +17,7 @@ function selfCommand(): readonly string[] {
   return sidecarCommand ?? [process.execPath, fileURLToPath(new URL("../../main.ts", import.meta.url))];
 }
 
-export type NodeToolsLookup =
+type NodeToolsLookup =
   | { ok: true; command: string[]; detail: string }
   | { ok: false; reason: string; hint: string };
 

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-export type ModuleFormat = "module" | "commonjs";
+type ModuleFormat = "module" | "commonjs";
 
 export function moduleFormat(program: string): ModuleFormat {
   if (/\.m[jt]sx?$/.test(program)) return "module";

@@ -6,7 +6,7 @@ import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, generatedPositionFor
 import type Protocol from "devtools-protocol";
 
 /** A place in a file: 1-based line, 0-based column (the DAP client speaks 1-based lines). */
-export interface FilePlace {
+interface FilePlace {
   path: string;
   line: number;
   column: number;
@@ -30,7 +30,7 @@ interface Script {
 }
 
 /** A `file://` URL or an absolute path as V8 names a script; undefined for node: internals, eval code and the like. */
-export function pathOfUrl(url: string): string | undefined {
+function pathOfUrl(url: string): string | undefined {
   if (url.startsWith("file://")) {
     try {
       return fileURLToPath(url);

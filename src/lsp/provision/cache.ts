@@ -50,7 +50,7 @@ export interface InstallRecord {
   by: string;
 }
 
-export interface CachedInstall {
+interface CachedInstall {
   key: string;
   dir: string;
   record?: InstallRecord;
@@ -105,7 +105,7 @@ export class ServerCache {
   }
 }
 
-export function readRecord(dir: string): InstallRecord | undefined {
+function readRecord(dir: string): InstallRecord | undefined {
   try {
     return JSON.parse(readFileSync(join(dir, INSTALL_RECORD), "utf8")) as InstallRecord;
   } catch {
@@ -118,7 +118,7 @@ export function sha256(text: string): string {
 }
 
 /** Bytes of the files below `dir`, each inode counted once (Bun hard-links files it installs). */
-export function diskUsage(dir: string): number {
+function diskUsage(dir: string): number {
   const seen = new Set<string>();
   let bytes = 0;
   const visit = (path: string) => {

@@ -4,17 +4,17 @@ import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { dirname } from "node:path";
 
 /** A lock older than this is abandoned whoever holds it: no install takes that long (INSTALL_TIMEOUT_MS is less). */
-export const LOCK_ABANDONED_MS = 10 * 60_000;
+const LOCK_ABANDONED_MS = 10 * 60_000;
 /** How often a waiting sidecar looks whether the lock is free. */
 const LOCK_POLL_MS = 200;
 
-export interface LockOwner {
+interface LockOwner {
   pid: number;
   host: string;
   since: number;
 }
 
-export interface InstallLock {
+interface InstallLock {
   release(): void;
 }
 
@@ -75,7 +75,7 @@ function abandoned(owner: LockOwner): boolean {
   return owner.host === hostname() && !processAlive(owner.pid);
 }
 
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

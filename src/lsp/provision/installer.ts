@@ -15,7 +15,7 @@ const PROGRESS_EVERY_MS = 2_000;
 /** Bun's own words kept for the error: its last lines say what failed. */
 const OUTPUT_KEPT_BYTES = 8_192;
 
-export interface InstallOptions {
+interface InstallOptions {
   bun: BunRuntime;
   /** Each step in words: "installing pyright 1.1.414 from the npm registry…". */
   onProgress: (message: string) => void;
@@ -65,7 +65,7 @@ export async function installServer(cache: ServerCache, plan: InstallPlan, optio
 }
 
 /** Where tarballs come from, for messages (Bun reads the same variables; ~/.npmrc may say otherwise). */
-export function registryOf(env: NodeJS.ProcessEnv = process.env): string {
+function registryOf(env: NodeJS.ProcessEnv = process.env): string {
   return env.BUN_CONFIG_REGISTRY || env.NPM_CONFIG_REGISTRY || env.npm_config_registry || "https://registry.npmjs.org/";
 }
 

@@ -9,7 +9,7 @@ import { lockHolder } from "./install-lock.ts";
 import { installServer } from "./installer.ts";
 import preloadSource from "./server.preload.js" with { type: "text" };
 
-export type InstallPolicy = "auto" | "never";
+type InstallPolicy = "auto" | "never";
 
 export class ServerProvisioner {
   readonly cache: ServerCache;

@@ -18,7 +18,7 @@ export interface RunFacts {
 }
 
 /** What a resource's routes may use of the run besides its own service. */
-export interface RouteContext {
+interface RouteContext {
   registry: ToolRegistry;
 }
 

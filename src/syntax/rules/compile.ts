@@ -11,7 +11,7 @@ import { toJsRegex } from "./regex.ts";
 import { RuleConfigError } from "./validate.ts";
 import type { PatternSpec, RelationSpec, RuleConfig, RuleSpec } from "./spec.ts";
 
-export function compileRule(language: string, config: RuleConfig, parser: Parser, patterns: (source: string) => Pattern): CompiledRule {
+function compileRule(language: string, config: RuleConfig, parser: Parser, patterns: (source: string) => Pattern): CompiledRule {
   const compiler = new RuleCompiler(language, parser, patterns, config.utils ?? {});
   const matcher = compiler.rule(config.rule, "rule");
   const utils = compiler.compiledUtils();

@@ -4,7 +4,7 @@ import type { Strictness } from "../match.ts";
 
 export type PatternSpec = string | { context: string; selector?: string; strictness?: Strictness };
 
-export type NthChildPosition = number | string;
+type NthChildPosition = number | string;
 export type NthChildSpec = NthChildPosition | { position: NthChildPosition; ofRule?: RuleSpec; reverse?: boolean };
 
 export interface RangeSpec {
@@ -57,7 +57,7 @@ export interface RuleConfig {
 }
 
 /** Keys of a rule object, in the order ast-grep's reference lists them. */
-export const ATOMIC_KEYS = ["pattern", "kind", "regex", "nthChild", "range"] as const;
-export const RELATIONAL_KEYS = ["inside", "has", "precedes", "follows"] as const;
-export const COMPOSITE_KEYS = ["all", "any", "not", "matches"] as const;
+const ATOMIC_KEYS = ["pattern", "kind", "regex", "nthChild", "range"] as const;
+const RELATIONAL_KEYS = ["inside", "has", "precedes", "follows"] as const;
+const COMPOSITE_KEYS = ["all", "any", "not", "matches"] as const;
 export const RULE_KEYS: readonly string[] = [...ATOMIC_KEYS, ...RELATIONAL_KEYS, ...COMPOSITE_KEYS];
