@@ -83,7 +83,7 @@ export async function serveCommand(flags: CliFlags, runtime: RuntimePrimitives):
   });
   if (stdio && stdioSurface) {
     await run.sessions.attach(stdioSurface, rootsFirst?.transport ?? stdio);
-    log.info("run.serving", `serving ${settings.workdir} over stdio with the tools of surface "${stdioSurface.name}"${run.page ? `; operator page: ${run.page}` : ""}`, {
+    log.info("run.serving", `serving ${settings.workdir} over stdio with the tools of surface "${stdioSurface.name}"; operator page: ${run.page}`, {
       workdir: settings.workdir,
       surface: stdioSurface.name,
       page: run.page,
