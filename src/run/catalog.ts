@@ -1,4 +1,4 @@
-// Registration as data: a tool group exists only when the run has its resource (SPEC.md's table).
+// Registration as data: a tool group exists only when the run has its resource (docs/config.md's table of resources and their tools).
 import type { Tool } from "../tool/define.ts";
 import { connected, type RunResources } from "./resources.ts";
 
