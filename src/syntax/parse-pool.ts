@@ -138,14 +138,7 @@ export class ParsePool {
     );
     const answered = performance.now();
     const stats = { ...emptyStats(), compiled: scope.kind === "tree" ? patterns.size + skipped.length : 0 };
-    for (const r of results) {
-      stats.candidates += r.stats.candidates;
-      stats.parsed += r.stats.parsed;
-      stats.cached += r.stats.cached;
-      stats.remembered += r.stats.remembered;
-      stats.compiled += r.stats.compiled;
-      addJobPhases(stats.ms, r.stats.ms);
-    }
+    for (const r of results) addJobStats(stats, r.stats);
     const phases = { start: started - began, plan: planned - started, jobs: answered - planned, work: stats.ms };
     const languages = [...patterns.keys()].sort();
     return { phases, outcomes: results.flatMap((r) => r.outcomes), stats, pattern: languages.length > 0 ? patterns.get(languages[0]!) : undefined, languages, unparsed: skipped, files: plan.files, oversized: plan.oversized, unnamed: plan.unnamed };
@@ -213,11 +206,8 @@ export class ParsePool {
     for (const [lang, ofLanguage] of byLanguage(files, language)) {
       const result = await searcher.run({ ...search, language: lang, files: ofLanguage, compiled: patterns.get(lang) }, () => signal?.aborted === true);
       outcomes.push(...result.outcomes);
-      stats.candidates += result.stats.candidates;
-      stats.parsed += result.stats.parsed;
-      stats.cached += result.stats.cached;
-      stats.remembered += result.stats.remembered;
-      addJobPhases(stats.ms, result.stats.ms);
+      // Every job here gets its compiled pattern, so it adds no compile to the count.
+      addJobStats(stats, result.stats);
     }
     progress(files.length, files.length);
     const languages = [...patterns.keys()].sort();
@@ -316,4 +306,14 @@ interface SearchPlan {
 
 function emptyStats(): JobStats {
   return { candidates: 0, parsed: 0, cached: 0, remembered: 0, compiled: 0, ms: noJobPhases() };
+}
+
+/** One job's counts and phases added to the search's. */
+function addJobStats(into: JobStats, from: JobStats): void {
+  into.candidates += from.candidates;
+  into.parsed += from.parsed;
+  into.cached += from.cached;
+  into.remembered += from.remembered;
+  into.compiled += from.compiled;
+  addJobPhases(into.ms, from.ms);
 }
