@@ -328,11 +328,6 @@ export class LanguageServerClient {
     return this.progress.active;
   }
 
-  /** Tokens that reported work, never ended it and have said nothing since (SILENT_PROGRESS_MS): not waited on. */
-  get silentProgress(): ReadonlyMap<string | number, string> {
-    return this.progress.silent;
-  }
-
   /** What the server says it is doing, for `lsp status`; empty when it reports nothing. */
   get progressWords(): string {
     return this.progress.words();

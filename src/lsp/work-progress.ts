@@ -33,7 +33,7 @@ export class WorkProgress {
   constructor(private readonly changed: () => void) {}
 
   began(token: string | number, title: string): void {
-    if (!this.active.has(token) && !this.silent.has(token)) this.starts += 1;
+    if (!this.running(token)) this.starts += 1;
     this.titles.set(token, title);
     this.silent.delete(token);
     this.active.set(token, title || "working");
@@ -42,7 +42,7 @@ export class WorkProgress {
 
   /** A "report": the work goes on, and its silence is timed from now. */
   reported(token: string | number, message: string | undefined): void {
-    if (!this.active.has(token) && !this.silent.has(token)) return; // an ended or unknown token
+    if (!this.running(token)) return; // an ended or unknown token
     const title = this.titles.get(token) ?? "";
     const said = [title, message].filter(Boolean).join(": ") || "working";
     this.silent.delete(token);
@@ -78,6 +78,11 @@ export class WorkProgress {
   created(token: string | number): void {
     this.began(token, "work announced");
     this.arm(token, CREATED_PROGRESS_GRACE_MS, () => this.ended(token));
+  }
+
+  /** Begun (or created) and not ended, whether it still reports or fell silent. */
+  private running(token: string | number): boolean {
+    return this.active.has(token) || this.silent.has(token);
   }
 
   /** `lapse` runs when the timer fires: a "begin", "report" or "end" in between clears it first. */
