@@ -5,7 +5,9 @@
 // start (workers started), plan (a worker compiles the pattern, walks and splits), jobs (until the
 // last worker answers), and within the jobs, summed over the workers: load (grammar and compile),
 // read, prefilter, parse, match (matching, records, keeping). Medians of --runs fresh services.
-// Usage: bun bench/ast-grep-phases.ts --corpus DIR [--only LANG] [--runs N]
+// --session: instead, the whole session as bench/ast-grep-session.ts runs it (warm-up at start,
+// then each of the five patterns one second apart), one row per search, from one fresh service.
+// Usage: bun bench/ast-grep-phases.ts --corpus DIR [--only LANG] [--runs N] [--session]
 // DIR holds the checkouts bench/ast-grep-sessions.ts names (fetched by hand; CI never runs this).
 import { availableParallelism, loadavg } from "node:os";
 import { join, resolve } from "node:path";
@@ -17,7 +19,7 @@ import { astGrepRun } from "./ast-grep-corpus.ts";
 import { SESSIONS } from "./ast-grep-sessions.ts";
 import { median } from "./stats.ts";
 
-const USAGE = "bun bench/ast-grep-phases.ts --corpus DIR [--only LANG] [--runs N]";
+const USAGE = "bun bench/ast-grep-phases.ts --corpus DIR [--only LANG] [--runs N] [--session]";
 const corpusArg = optionArg("--corpus");
 if (!corpusArg) {
   console.error(`--corpus DIR is required.\nUsage: ${USAGE}`);
@@ -26,6 +28,9 @@ if (!corpusArg) {
 const corpus = resolve(corpusArg);
 const only = optionArg("--only");
 const RUNS = countOption("--runs", 3, USAGE);
+const SESSION = process.argv.includes("--session");
+/** As bench/ast-grep-session.ts: the pause before each search. */
+const THINK_MS = 1000;
 
 interface Sample {
   wall: number;
@@ -45,6 +50,37 @@ async function firstSearch(workdir: string, language: string, pattern: string): 
   } finally {
     await syntax.close();
   }
+}
+
+if (SESSION) {
+  const columns = ["language", "search", "ast-grep ms", "ms", "×", "plan", "jobs", "load Σ", "read Σ", "prefilter Σ", "parse Σ", "match Σ", "parsed / cached / candidates"];
+  const rows: string[][] = [columns];
+  const loads = [loadavg()[0]!];
+  for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSIONS)) {
+    if (only && only !== language) continue;
+    const workdir = join(corpus, checkout);
+    const cli = patterns.map((pattern) => astGrepRun({ language, astGrepLanguage: astGrep, pattern }, workdir).ms);
+    const syntax = new SyntaxService({ workdir, source: bunPrimitives.grammars, spawnWorker: bunPrimitives.spawnParseWorker, workers: availableParallelism() });
+    try {
+      syntax.warmUp();
+      for (const [k, pattern] of patterns.entries()) {
+        await Bun.sleep(THINK_MS);
+        const started = performance.now();
+        const answer = await syntax.search({ pattern, language, maxRecords: 50 });
+        const wall = performance.now() - started;
+        const p = answer.phases;
+        const f = (n: number | undefined) => (n === undefined ? "-" : n.toFixed(0));
+        const s = answer.stats;
+        rows.push([language, pattern, f(cli[k]), f(wall), (wall / cli[k]!).toFixed(2), f(p?.plan), f(p?.jobs), f(p?.work.load), f(p?.work.read), f(p?.work.prefilter), f(p?.work.parse), f(p?.work.match), `${s.parsed} / ${s.cached} / ${s.candidates}`]);
+      }
+    } finally {
+      await syntax.close();
+    }
+    loads.push(loadavg()[0]!);
+  }
+  console.log(`the session in one fresh service per language (warm-up, then a search a second); Σ: summed over ${availableParallelism()} workers; load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);
+  console.log(`| ${rows[0]!.join(" | ")} |\n|${rows[0]!.map(() => "---").join("|")}|\n${rows.slice(1).map((r) => `| ${r.join(" | ")} |`).join("\n")}`);
+  process.exit(0);
 }
 
 const columns = ["language", "ast-grep ms", "first search ms", "×", "start", "plan", "jobs", "load Σ", "read Σ", "prefilter Σ", "parse Σ", "match Σ", "parsed / candidates"];

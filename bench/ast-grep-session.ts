@@ -52,6 +52,8 @@ async function search(sidecar: SpawnedSidecar, client: Awaited<ReturnType<Spawne
 interface Round {
   astGrepSession: number;
   session: number;
+  /** Each of the session's searches, ms, in order. */
+  searches: number[];
   /** CPU seconds: ast-grep's five runs; the sidecar's whole process from spawn to the session's end (warm-up included). */
   astGrepSessionCpu: number;
   sessionCpu: number;
@@ -73,6 +75,7 @@ async function round(language: string, workdir: string, astGrep: string, pattern
   const cli = patterns.map((pattern) => astGrepRun({ language, astGrepLanguage: astGrep, pattern }, workdir, AST_GREP_NICE));
   const differs: string[] = [];
   let session = 0;
+  const searches: number[] = [];
   let sessionCpu = 0;
   let rssMb = 0;
   {
@@ -84,6 +87,7 @@ async function round(language: string, workdir: string, astGrep: string, pattern
         await Bun.sleep(THINK_MS);
         const answer = await search(sidecar, client, pattern, language);
         session += answer.ms;
+        searches.push(answer.ms);
         if (answer.total !== cli[k]!.count) differs.push(`${pattern}: sidecar ${answer.total}, ast-grep ${cli[k]!.count}`);
       }
       rssMb = residentBytes(sidecar.child.pid!)! / 2 ** 20;
@@ -108,6 +112,7 @@ async function round(language: string, workdir: string, astGrep: string, pattern
     return {
       astGrepSession: cli.reduce((sum, r) => sum + r.ms, 0),
       session,
+      searches,
       astGrepSessionCpu: cli.reduce((sum, r) => sum + r.cpu, 0),
       sessionCpu,
       astGrepFirstCpu: cli[0]!.cpu,
@@ -125,7 +130,7 @@ async function round(language: string, workdir: string, astGrep: string, pattern
   }
 }
 
-const rows: string[][] = [["language", "ast-grep 5× ms", "session ms", "session ×", "session CPU ×", "cold ×", "of it start ms", "cold CPU ×", "repeat ×", `after ${IDLE_SECONDS} s ×`, "RSS MB", "same counts"]];
+const rows: string[][] = [["language", "ast-grep 5× ms", "session ms", "searches ms", "session ×", "session CPU ×", "cold ×", "of it start ms", "cold CPU ×", "repeat ×", `after ${IDLE_SECONDS} s ×`, "RSS MB", "same counts"]];
 const ratios = { session: [] as number[], cold: [] as number[], repeat: [] as number[], idle: [] as number[] };
 const loads = [loadavg()[0]!];
 for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSIONS)) {
@@ -153,6 +158,7 @@ for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSION
     language,
     m((r) => r.astGrepSession).toFixed(0),
     m((r) => r.session).toFixed(0),
+    patterns.map((_, k) => m((r) => r.searches[k]!).toFixed(0)).join("+"),
     session.toFixed(2),
     m((r) => r.sessionCpu / r.astGrepSessionCpu).toFixed(2),
     cold.toFixed(2),
