@@ -222,31 +222,41 @@ export class FileSearcher {
     return undefined;
   }
 
-  /** Parses one file given to prime, and keeps it with its tree; false once none is left or the budget is spent. */
+  /**
+   * Parses one file given to prime, and keeps it with its tree; false once none is left or the
+   * budget is spent. A file a search already read (kept as text alone: none of that pattern's words
+   * were in it) is parsed from that text: the agent's next pattern may well be in it. The budget
+   * bounds what is read from disk ahead of need; text already held is parsed whatever it holds.
+   */
   private async primeOne(giveWay: GiveWay): Promise<boolean> {
     while (this.unprimed.length > 0) {
       const file = this.unprimed.pop()!;
-      if (this.cache.peek(file.path)) continue; // a search read it first
-      if (this.cache.sourceChars + file.size > this.primeBudget) {
-        this.unprimed = [];
-        return false;
+      const held = this.cache.peek(file.path);
+      // Has its tree, waits for refillOne, or was since read changed or in another language.
+      if (held && (held.tree || this.unfilled.has(file.path) || held.size !== file.size || held.mtimeMs !== file.mtimeMs || held.language !== file.language)) continue;
+      if (!held && this.cache.sourceChars + file.size > this.primeBudget) continue;
+      let text: string;
+      if (held) text = held.text;
+      else {
+        let bytes: Buffer;
+        try {
+          bytes = readFileInside(this.primeRoot, file.path);
+        } catch {
+          continue; // gone or unreadable: the search that needs it will say so
+        }
+        if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) continue;
+        text = bytes.toString("utf8");
       }
-      let bytes: Buffer;
-      try {
-        bytes = readFileInside(this.primeRoot, file.path);
-      } catch {
-        continue; // gone or unreadable: the search that needs it will say so
-      }
-      if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) continue;
-      const text = bytes.toString("utf8");
       const tree = this.parseUnlessWaited(await this.parser(file.language!), text, giveWay);
       if (!tree) {
         this.unprimed.push(file); // parsed ahead later, once nothing waits
         return true;
       }
-      // A search may have put the file while the parser loaded.
-      if (this.cache.peek(file.path)) tree.delete();
-      else this.cache.put({ ...file, language: file.language!, text, tree });
+      // A search may have put or parsed the file while the parser loaded or the parse ran.
+      const now = this.cache.peek(file.path);
+      if (held && now === held && !held.tree) held.tree = tree;
+      else if (!held && !now) this.cache.put({ ...file, language: file.language!, text, tree });
+      else tree.delete();
       return true;
     }
     return false;

@@ -182,8 +182,14 @@ async function warmList(message: Extract<ToWorker, { type: "warm-list" }>): Prom
     const languages = Object.keys(counts)
       .sort((a, b) => counts[b]! - counts[a]! || (a < b ? -1 : 1))
       .slice(0, message.languages);
-    const chosen = new Set(languages);
-    self.postMessage({ type: "warm-listed", id: message.id, languages, shares: packedShares(files.filter((f) => chosen.has(f.language!))) });
+    const rank = new Map(languages.map((language, k) => [language, k]));
+    // Each share in the languages' order, largest files first within each (split's order): the
+    // commonest language is most likely the one the first search names, and gets its trees first.
+    const shares = packedShares(
+      files.filter((f) => rank.has(f.language!)),
+      (a, b) => rank.get(a.language!)! - rank.get(b.language!)!,
+    );
+    self.postMessage({ type: "warm-listed", id: message.id, languages, shares });
   } catch (error) {
     self.postMessage(failure(message.id, error));
   }
@@ -209,10 +215,10 @@ async function compileEach(message: Extract<ToWorker, { type: "compile" }>): Pro
   }
 }
 
-/** The files split between the workers, one packed share per worker. */
-function packedShares(files: readonly FileRef[]): PackedFiles[] {
+/** The files split between the workers, one packed share per worker; each share sorted by `order` (stably) when given. */
+function packedShares(files: readonly FileRef[], order?: (a: FileRef, b: FileRef) => number): PackedFiles[] {
   if (!homes) throw new Error("a parse worker was asked to split files before its hello");
-  return homes.split(files).map(packFiles);
+  return homes.split(files).map((share) => packFiles(order ? share.sort(order) : share));
 }
 
 function failure(id: number, error: unknown): FromWorker {

@@ -85,6 +85,29 @@ describe("a searcher that defers trees", () => {
     expect(again.outcomes.map((o) => o.count)).toEqual([5000]);
   });
 
+  test("the warm-up gives a tree to a file a search read as text alone; its budget bounds only what it reads from disk", async () => {
+    await using dir = await tempDir();
+    await dir.write({ ...FILES, "e.py": "isinstance(e, bytes)\n" });
+    const cache = new ParseCache();
+    const searcher = new FileSearcher((id) => loader.parser(id), cache, { deferTrees: true });
+    const read = refs(dir.path);
+    // d.py alone holds print: a.py, b.py and c.py are read, found without the word, and kept as text.
+    const first = await searcher.run({ root: dir.path, language: "python", pattern: "print($A)", files: read });
+    expect(first.stats).toMatchObject({ candidates: 1, parsed: 1 });
+    expect(cache.peek(join(dir.path, "a.py"))?.tree).toBeUndefined();
+    const info = statSync(join(dir.path, "e.py"));
+    const unread = { path: join(dir.path, "e.py"), size: info.size, mtimeMs: info.mtimeMs, language: "python" };
+    // A budget of one character: nothing more is read from disk, but what is held gets its tree.
+    searcher.prime(dir.path, [...read.map((file) => ({ ...file, language: "python" })), unread], 1);
+    while (await searcher.fillOne());
+    expect(cache.peek(unread.path)).toBeUndefined();
+    // The agent's next pattern: in three of the files read before, and in e.py, never read.
+    const next = await searcher.run({ root: dir.path, language: "python", pattern: "isinstance($X, $T)", files: [...read, unread] });
+    expect(next.stats).toMatchObject({ candidates: 4, parsed: 1, cached: 3 });
+    // c.py holds the word but no call.
+    expect(next.outcomes.map((o) => o.path.slice(dir.path.length + 1))).toEqual(["a.py", "b.py", "e.py"]);
+  });
+
   test("without the option, the first parse is kept", async () => {
     await using dir = await tempDir();
     await dir.write(FILES);

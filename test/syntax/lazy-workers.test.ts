@@ -82,3 +82,23 @@ test("the warm-up stops at warmMiB of source per worker", async () => {
     await run.close();
   }
 }, 60_000);
+
+test("the warm-up parses the commonest language's files first: larger files of another language do not spend its budget", async () => {
+  await using dir = await tempDir();
+  const files: Record<string, string> = {};
+  // TypeScript is commonest (6 files of 100 KiB); Python has 2 larger files of 900 KiB. Each worker
+  // gets three TypeScript files and one Python file, and may keep 1 MiB.
+  for (let k = 0; k < 6; k++) files[`m${k}.ts`] = `export const s${k} = "${"a".repeat(100 * 1024)}";\nconsole.log(${k});\n`;
+  for (let k = 0; k < 2; k++) files[`p${k}.py`] = `s = "${"a".repeat(900 * 1024)}"\nprint(${k})\n`;
+  await dir.write(files);
+  const run = await startRun(settle(parseConfig({ workdir: dir.path, resources: { parser: { workers: 2, warmMiB: 1 } } })), bunPrimitives);
+  try {
+    const syntax = run.resources.syntax!;
+    await syntax.whenIdle();
+    // Largest first, the Python file would take 900 KiB of each worker's budget and leave room for one TypeScript file.
+    const answer = await syntax.search({ pattern: "console.log($A)", language: "typescript" });
+    expect(answer.stats).toMatchObject({ candidates: 6, parsed: 0, cached: 6 });
+  } finally {
+    await run.close();
+  }
+}, 60_000);
