@@ -12,7 +12,7 @@ import { packFiles, unpackFiles, type PackedFiles } from "./packed-files.ts";
 import { PatternError } from "./pattern.ts";
 import type { Query } from "./rules/compiled.ts";
 import { listScope } from "./walk.ts";
-import type { FromWorker, ToWorker } from "./worker-protocol.ts";
+import { UNCOUNTED_MESSAGES, type FromWorker, type ToWorker } from "./worker-protocol.ts";
 
 declare const self: { onmessage: ((event: MessageEvent<ToWorker>) => void) | null; postMessage(message: FromWorker): void };
 
@@ -42,6 +42,8 @@ let queue: Promise<void> = Promise.resolve();
 /** Messages queued and not yet begun: a fill gives way to them. */
 let waiting = 0;
 let filling = false;
+/** A full collection was asked for (the run is idle): it runs once the fill has nothing left to parse. */
+let collectPending = false;
 
 /** The pool's count of messages posted to this worker, and this worker's place in it (hello). */
 let posted: Int32Array | undefined;
@@ -81,6 +83,10 @@ function fillWhenIdle(): void {
         while (more && performance.now() < sliceEnd && !messageWaiting()) more = await searcher.fillOne(messageWaiting);
         await yieldToEventLoop();
       }
+      if (!more && collectPending) {
+        collectPending = false;
+        collectGarbage(true);
+      }
     } catch {
       // A file that cannot be parsed again is left to the next search that needs it.
     } finally {
@@ -91,7 +97,7 @@ function fillWhenIdle(): void {
 
 self.onmessage = (event) => {
   const message = event.data;
-  heard++;
+  if (!UNCOUNTED_MESSAGES.has(message.type)) heard++;
   switch (message.type) {
     case "hello":
       // Counted from here on both sides: the pool sets this worker's count to 0 before posting it.
@@ -117,7 +123,11 @@ self.onmessage = (event) => {
       enqueue(() => searcher.invalidate(message.paths));
       return;
     case "collect":
-      enqueue(() => collectGarbage(true));
+      // Not queued as work, which a fill gives way to: the heap it is filling is the one to
+      // collect, and the run's idle reclaim comes a second after each call, as an agent reads the
+      // answer. The collection runs once the fill runs out of files (at once when there are none).
+      collectPending = true;
+      if (waiting === 0) fillWhenIdle();
       return;
     case "settle":
       // Not counted as waiting: it comes after a fill in progress rather than stopping it.

@@ -39,10 +39,17 @@ export type ToWorker =
   | { type: "prime"; root: string; files: PackedFiles; budgetChars: number }
   | { type: "invalidate"; paths: string[] }
   | { type: "cancel"; id: number }
-  /** The run is idle: collect garbage fully, between jobs. */
+  /** The run is idle: collect garbage fully, once the trees a search freed are kept again and the warm-up is done. */
   | { type: "collect" }
   /** Answer once all work given before is done, the keeping of freed trees included (which this does not interrupt). */
   | { type: "settle"; id: number };
+
+/**
+ * Messages a parse ahead of need does not stop for, and so not counted in `posted`: each waits for
+ * what was given before it, that parse included. Stopping drops the parse begun (half a second of a
+ * large C++ file), and the run's idle reclaim posts `collect` whenever an agent reads an answer.
+ */
+export const UNCOUNTED_MESSAGES: ReadonlySet<ToWorker["type"]> = new Set(["collect", "settle"]);
 
 export type FromWorker =
   | { type: "ready" }

@@ -5,7 +5,7 @@
 import type { CompiledGrammars } from "./grammars.ts";
 import { SearchCancelled } from "./file-search.ts";
 import { PatternError } from "./pattern.ts";
-import type { FromWorker, ToWorker } from "./worker-protocol.ts";
+import { UNCOUNTED_MESSAGES, type FromWorker, type ToWorker } from "./worker-protocol.ts";
 
 /** How long a worker may take to load the tree-sitter runtime before the pool gives up on workers. */
 const WORKER_START_TIMEOUT_MS = 15_000;
@@ -66,9 +66,9 @@ export class ParseWorkers {
     this.posted = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * Math.max(1, options.workers)));
   }
 
-  /** Every message to a worker goes through here, so that it is counted before it is sent. */
+  /** Every message to a worker goes through here, so that it is counted (UNCOUNTED_MESSAGES aside) before it is sent. */
   private postTo(slot: WorkerSlot, message: ToWorker, worker: Worker = slot.worker): void {
-    Atomics.add(this.posted, slot.index, 1);
+    if (!UNCOUNTED_MESSAGES.has(message.type)) Atomics.add(this.posted, slot.index, 1);
     worker.postMessage(message);
   }
 
