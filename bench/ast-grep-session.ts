@@ -3,7 +3,11 @@
 // one second apart (an agent refining its question), summed against ast-grep's five runs of the
 // same patterns; the cold call (process start + first search) against one ast-grep run; the same
 // search repeated at once and after an idle pause; and the sidecar's RSS after the session.
-// Usage: bun bench/ast-grep-session.ts --corpus DIR [--binary dist/sidecar] [--only LANG] [--runs N] [--idle-seconds N] [--ast-grep-nice N]
+// Usage: bun bench/ast-grep-session.ts --corpus DIR [--binary dist/sidecar] [--only LANG] [--runs N] [--idle-seconds N] [--ast-grep-nice N] [--cache-mib N]
+// --cache-mib N: the parser's cacheMiB (source whose trees each worker keeps; default 24): a small
+// one shows what a session costs when trees are dropped for memory.
+// The fixed column: the same first search on a workdir of one small file of the language, from
+// spawning the process: what a cold call costs before any file of the checkout is read.
 // --ast-grep-nice N: run the CLI N nice steps down, as the sidecar's parse workers run (10): on a
 // machine busy with other work, nice 0 against nice 10 compares priorities more than code.
 // --corpus DIR: a folder holding these checkouts, each in a folder of this name: eslint
@@ -19,11 +23,11 @@ import { SESSIONS } from "./ast-grep-sessions.ts";
 import { cpuSeconds } from "./cpu-time.ts";
 import { countOption, optionArg } from "./args.ts";
 import { median } from "./stats.ts";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const USAGE = "bun bench/ast-grep-session.ts --corpus DIR [--binary dist/sidecar] [--only LANG] [--runs N] [--idle-seconds N] [--ast-grep-nice N]";
+const USAGE = "bun bench/ast-grep-session.ts --corpus DIR [--binary dist/sidecar] [--only LANG] [--runs N] [--idle-seconds N] [--ast-grep-nice N] [--cache-mib N]";
 const corpusArg = optionArg("--corpus");
 if (!corpusArg) {
   console.error(`--corpus DIR is required.\nUsage: ${USAGE}`);
@@ -35,6 +39,11 @@ const only = optionArg("--only");
 const RUNS = countOption("--runs", 2, USAGE);
 const IDLE_SECONDS = countOption("--idle-seconds", 8, USAGE);
 const AST_GREP_NICE = countOption("--ast-grep-nice", 0, USAGE, 0);
+const CACHE_MIB = optionArg("--cache-mib") === undefined ? undefined : countOption("--cache-mib", 24, USAGE, 0);
+/** The parser settings every sidecar of the run gets. */
+const PARSER = CACHE_MIB === undefined ? {} : { cacheMiB: CACHE_MIB };
+/** A one-file workdir per language, for the fixed cost: the file's extension. */
+const EXTENSIONS: Record<string, string> = { javascript: "js", typescript: "ts", python: "py", go: "go", rust: "rs", java: "java", c: "c", cpp: "cpp" };
 /** The pause between an agent's searches: it reads each answer before it asks again. */
 const THINK_MS = 1000;
 
@@ -63,6 +72,8 @@ interface Round {
   cold: number;
   /** Of the cold call, the process's start: spawn to an initialized MCP session (no search yet). */
   start: number;
+  /** The cold call on a workdir of one small file: spawn to the first answer. */
+  fixed: number;
   repeat: number;
   repeatIdle: number;
   rssMb: number;
@@ -71,7 +82,8 @@ interface Round {
 
 /** One round for a language: the session in a fresh sidecar, then cold / repeat / repeat after idle in another. */
 async function round(language: string, workdir: string, astGrep: string, patterns: string[]): Promise<Round> {
-  writeFileSync(config, JSON.stringify({ workdir, resources: { parser: {} } }));
+  const fixed = await fixedCost(language, patterns[0]!);
+  writeFileSync(config, JSON.stringify({ workdir, resources: { parser: PARSER } }));
   const cli = patterns.map((pattern) => astGrepRun({ language, astGrepLanguage: astGrep, pattern }, workdir, AST_GREP_NICE));
   const differs: string[] = [];
   let session = 0;
@@ -120,6 +132,7 @@ async function round(language: string, workdir: string, astGrep: string, pattern
       astGrepFirst: cli[0]!.ms,
       cold,
       start,
+      fixed,
       repeat,
       repeatIdle,
       rssMb,
@@ -130,7 +143,26 @@ async function round(language: string, workdir: string, astGrep: string, pattern
   }
 }
 
-const rows: string[][] = [["language", "ast-grep 5× ms", "session ms", "searches ms", "session ×", "session CPU ×", "cold ×", "of it start ms", "cold CPU ×", "repeat ×", `after ${IDLE_SECONDS} s ×`, "RSS MB", "same counts"]];
+/** Spawn to the first answer on a workdir of one small file of the language (written to a temporary folder). */
+async function fixedCost(language: string, pattern: string): Promise<number> {
+  const workdir = mkdtempSync(join(tmpdir(), "sidecar-bench-fixed-"));
+  try {
+    writeFileSync(join(workdir, `one.${EXTENSIONS[language] ?? language}`), `${pattern}\n`);
+    writeFileSync(config, JSON.stringify({ workdir, resources: { parser: PARSER } }));
+    const started = performance.now();
+    const sidecar = await spawnSidecar([binary, "serve", "--config", config]);
+    try {
+      await search(sidecar, await sidecar.connect(), pattern, language);
+      return performance.now() - started;
+    } finally {
+      await sidecar.stop();
+    }
+  } finally {
+    rmSync(workdir, { recursive: true, force: true });
+  }
+}
+
+const rows: string[][] = [["language", "ast-grep 5× ms", "session ms", "searches ms", "session ×", "session CPU ×", "cold ×", "of it start ms", "fixed ms", "cold CPU ×", "repeat ×", `after ${IDLE_SECONDS} s ×`, "RSS MB", "same counts"]];
 const ratios = { session: [] as number[], cold: [] as number[], repeat: [] as number[], idle: [] as number[] };
 const loads = [loadavg()[0]!];
 for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSIONS)) {
@@ -163,6 +195,7 @@ for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSION
     m((r) => r.sessionCpu / r.astGrepSessionCpu).toFixed(2),
     cold.toFixed(2),
     m((r) => r.start).toFixed(0),
+    m((r) => r.fixed).toFixed(0),
     m((r) => r.coldCpu / r.astGrepFirstCpu).toFixed(2),
     repeat.toFixed(2),
     idle.toFixed(2),
@@ -177,4 +210,5 @@ console.log(
     `cold ${median(ratios.cold).toFixed(2)}× (≤ 1.5× each), repeat ${median(ratios.repeat).toFixed(2)}× (≤ 0.2×), after idle ${median(ratios.idle).toFixed(2)}× (≤ 0.15×)`,
 );
 if (AST_GREP_NICE > 0) console.log(`ast-grep ran at nice +${AST_GREP_NICE}`);
+if (CACHE_MIB !== undefined) console.log(`the sidecar ran with cacheMiB ${CACHE_MIB}`);
 console.log(`load average (1 min) during the run: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${availableParallelism()} cores`);
