@@ -53,7 +53,7 @@ async function firstSearch(workdir: string, language: string, pattern: string): 
 }
 
 if (SESSION) {
-  const columns = ["language", "search", "ast-grep ms", "ms", "×", "plan", "jobs", "load Σ", "read Σ", "prefilter Σ", "parse Σ", "match Σ", "parsed / cached / candidates"];
+  const columns = ["language", "search", "ast-grep ms", "ms", "×", "plan", "jobs", "load Σ", "read Σ", "prefilter Σ", "parse Σ", "match Σ", "parsed (of them resumed) / cached / candidates"];
   const rows: string[][] = [columns];
   const loads = [loadavg()[0]!];
   for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSIONS)) {
@@ -71,7 +71,7 @@ if (SESSION) {
         const p = answer.phases;
         const f = (n: number | undefined) => (n === undefined ? "-" : n.toFixed(0));
         const s = answer.stats;
-        rows.push([language, pattern, f(cli[k]), f(wall), (wall / cli[k]!).toFixed(2), f(p?.plan), f(p?.jobs), f(p?.work.load), f(p?.work.read), f(p?.work.prefilter), f(p?.work.parse), f(p?.work.match), `${s.parsed} / ${s.cached} / ${s.candidates}`]);
+        rows.push([language, pattern, f(cli[k]), f(wall), (wall / cli[k]!).toFixed(2), f(p?.plan), f(p?.jobs), f(p?.work.load), f(p?.work.read), f(p?.work.prefilter), f(p?.work.parse), f(p?.work.match), `${s.parsed} (${s.resumed}) / ${s.cached} / ${s.candidates}`]);
       }
     } finally {
       await syntax.close();

@@ -70,6 +70,8 @@ export interface FileOutcome {
 export interface JobStats {
   candidates: number;
   parsed: number;
+  /** Of those parsed, files whose parse ahead of need gave way to this job mid-file and went on from there. */
+  resumed: number;
   cached: number;
   /** Candidates answered from an earlier search of the same pattern over the unchanged file: neither parsed nor matched again. */
   remembered: number;
@@ -106,6 +108,25 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** A file to parse ahead of need: its text, and how its tree is kept once made (prime and refill keep it differently). */
+interface AheadParse {
+  path: string;
+  language: string;
+  text: string;
+  keep(tree: Tree): void;
+}
+
+/** The parser of `language` in `parsers`, loaded once: concurrent first asks share the promise, a failed load is asked again. */
+function parserIn(parsers: Map<string, Promise<Parser>>, language: string, load: (language: string) => Promise<Parser>): Promise<Parser> {
+  let parser = parsers.get(language);
+  if (!parser) {
+    parser = load(language);
+    parsers.set(language, parser);
+    parser.catch(() => parsers.delete(language));
+  }
+  return parser;
+}
+
 /** Binary files have NUL bytes early; tree-sitter would only produce errors for them. */
 const BINARY_SNIFF_BYTES = 8000;
 
@@ -130,6 +151,10 @@ interface SearcherOptions {
 export class FileSearcher {
   /** Loading promises, so a listing and a job asking at once share one parser. */
   private readonly parsers = new Map<string, Promise<Parser>>();
+  /** The parsers of parses ahead of need (parseAhead), apart, so that one halted mid-file waits on its own. */
+  private readonly aheadParsers = new Map<string, Promise<Parser>>();
+  /** The parse ahead that gave way mid-file, if any: its parser holds where it stopped. */
+  private halted: (AheadParse & { parser: Parser }) | undefined;
   private readonly patterns = new CompiledPatterns();
   private readonly rules = new CompiledRules();
   /** Files whose first tree was freed, to be parsed again and kept (deferTrees). */
@@ -150,7 +175,7 @@ export class FileSearcher {
     const began = performance.now();
     const parser = await this.parser(job.language);
     const pattern = job.compiled ?? this.compileWith(parser, job.language, job.pattern, job.rule);
-    const stats: JobStats = { candidates: 0, parsed: 0, cached: 0, remembered: 0, compiled: job.compiled ? 0 : 1, ms: { ...noJobPhases(), load: performance.now() - began } };
+    const stats: JobStats = { candidates: 0, parsed: 0, resumed: 0, cached: 0, remembered: 0, compiled: job.compiled ? 0 : 1, ms: { ...noJobPhases(), load: performance.now() - began } };
     let filesMs = 0;
     const search = searchKey(job);
     const outcomes: FileOutcome[] = [];
@@ -185,6 +210,7 @@ export class FileSearcher {
   }
 
   invalidate(paths: readonly string[]): void {
+    if (this.halted && paths.includes(this.halted.path)) this.dropHalted();
     for (const path of paths) {
       this.cache.invalidate(path);
       this.unfilled.delete(path);
@@ -210,16 +236,44 @@ export class FileSearcher {
   }
 
   /**
-   * Parses `text` unless `giveWay` says other work is waiting, checked while the parse runs: a
-   * 600 KB C++ file takes half a second to parse before the engine has optimised its grammar, and a
-   * search asked meanwhile waited for all of it. Undefined when it gave way; the parser is reset, as
-   * tree-sitter otherwise resumes the abandoned parse on its next call, whatever text that is given.
+   * Parses a file ahead of need, on a parser of its own (not the searches'), unless `giveWay` says
+   * other work is waiting, checked while the parse runs: a 600 KB C++ file takes half a second to
+   * parse before the engine has optimised its grammar, and a search asked meanwhile waited for all
+   * of it. A parse that gives way is halted, not dropped: tree-sitter resumes it on that parser's
+   * next call, so it goes on from where it stopped when the file comes up again (the next fill, or
+   * a job that must parse it: resumeHalted). Any other parse ahead resets that parser first.
+   * True when the tree was made and kept.
    */
-  private parseUnlessWaited(parser: Parser, text: string, giveWay: GiveWay): Tree | undefined {
-    const tree = parser.parse(text, null, giveWay === NEVER_GIVE_WAY ? undefined : { progressCallback: () => giveWay() });
-    if (tree) return tree;
-    parser.reset();
-    return undefined;
+  private async parseAhead(parse: AheadParse, giveWay: GiveWay): Promise<boolean> {
+    const parser = await this.aheadParser(parse.language);
+    const halted = this.halted;
+    if (halted && !(halted.parser === parser && halted.path === parse.path && halted.text === parse.text)) this.dropHalted();
+    const tree = parser.parse(parse.text, null, giveWay === NEVER_GIVE_WAY ? undefined : { progressCallback: () => giveWay() });
+    if (!tree) {
+      this.halted = { ...parse, parser };
+      return false;
+    }
+    this.halted = undefined;
+    parse.keep(tree);
+    return true;
+  }
+
+  /**
+   * The tree of a file a job must parse, when the parse ahead that gave way to the job was of that
+   * very text: the parse goes on from where it stopped, instead of beginning the file again.
+   */
+  private resumeHalted(path: string, language: string, text: string): Tree | undefined {
+    const halted = this.halted;
+    if (!halted || halted.path !== path || halted.language !== language || halted.text !== text) return undefined;
+    this.halted = undefined;
+    const tree = halted.parser.parse(text);
+    if (!tree) halted.parser.reset();
+    return tree ?? undefined;
+  }
+
+  private dropHalted(): void {
+    this.halted?.parser.reset();
+    this.halted = undefined;
   }
 
   /**
@@ -247,16 +301,14 @@ export class FileSearcher {
         if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) continue;
         text = bytes.toString("utf8");
       }
-      const tree = this.parseUnlessWaited(await this.parser(file.language!), text, giveWay);
-      if (!tree) {
-        this.unprimed.push(file); // parsed ahead later, once nothing waits
-        return true;
-      }
-      // A search may have put or parsed the file while the parser loaded or the parse ran.
-      const now = this.cache.peek(file.path);
-      if (held && now === held && !held.tree) held.tree = tree;
-      else if (!held && !now) this.cache.put({ ...file, language: file.language!, text, tree });
-      else tree.delete();
+      const keep = (tree: Tree) => {
+        // A search may have put or parsed the file while the parser loaded or the parse ran.
+        const now = this.cache.peek(file.path);
+        if (held && now === held && !held.tree) held.tree = tree;
+        else if (!held && !now) this.cache.put({ ...file, language: file.language!, text, tree });
+        else tree.delete();
+      };
+      if (!(await this.parseAhead({ path: file.path, language: file.language!, text, keep }, giveWay))) this.unprimed.push(file); // goes on later, once nothing waits
       return true;
     }
     return false;
@@ -268,14 +320,12 @@ export class FileSearcher {
       this.unfilled.delete(path);
       const entry = this.cache.peek(path);
       if (!entry || entry.tree) continue;
-      const tree = this.parseUnlessWaited(await this.parser(entry.language), entry.text, giveWay);
-      if (!tree) {
-        this.unfilled.add(path); // kept later, once nothing waits
-        return true;
-      }
-      // The entry may have been evicted while the parser loaded; a tree is kept only on a live one.
-      if (tree && this.cache.peek(path) === entry && !entry.tree) entry.tree = tree;
-      else tree?.delete();
+      const keep = (tree: Tree) => {
+        // The entry may have been evicted while the parser loaded; a tree is kept only on a live one.
+        if (this.cache.peek(path) === entry && !entry.tree) entry.tree = tree;
+        else tree.delete();
+      };
+      if (!(await this.parseAhead({ path, language: entry.language, text: entry.text, keep }, giveWay))) this.unfilled.add(path); // goes on later, once nothing waits
       return true;
     }
     return false;
@@ -327,11 +377,13 @@ export class FileSearcher {
     if (tree) stats.cached++;
     else {
       const parsing = performance.now();
-      const parsed = parser.parse(text);
+      const resumed = this.resumeHalted(file.path, job.language, text);
+      const parsed = resumed ?? parser.parse(text);
       stats.ms.parse += performance.now() - parsing;
       if (!parsed) return { path: file.path, count: 0, matches: [], skipped: "the parser gave up on it" };
       tree = parsed;
       stats.parsed++;
+      if (resumed) stats.resumed++;
       if (cached) cached.tree = parsed;
     }
     let matches: NodeMatch[];
@@ -381,21 +433,22 @@ export class FileSearcher {
   }
 
   private parser(language: string): Promise<Parser> {
-    let parser = this.parsers.get(language);
-    if (!parser) {
-      parser = this.parserFor(language);
-      this.parsers.set(language, parser);
-      parser.catch(() => this.parsers.delete(language));
-    }
-    return parser;
+    return parserIn(this.parsers, language, this.parserFor);
+  }
+
+  private aheadParser(language: string): Promise<Parser> {
+    return parserIn(this.aheadParsers, language, this.parserFor);
   }
 
   close(): void {
+    this.halted = undefined;
     this.unfilled.clear();
     this.unprimed = [];
     this.cache.clear();
-    for (const parser of this.parsers.values()) void parser.then((p) => p.delete(), () => {});
-    this.parsers.clear();
+    for (const parsers of [this.parsers, this.aheadParsers]) {
+      for (const parser of parsers.values()) void parser.then((p) => p.delete(), () => {});
+      parsers.clear();
+    }
   }
 }
 

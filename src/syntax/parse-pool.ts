@@ -305,13 +305,14 @@ interface SearchPlan {
 }
 
 function emptyStats(): JobStats {
-  return { candidates: 0, parsed: 0, cached: 0, remembered: 0, compiled: 0, ms: noJobPhases() };
+  return { candidates: 0, parsed: 0, resumed: 0, cached: 0, remembered: 0, compiled: 0, ms: noJobPhases() };
 }
 
 /** One job's counts and phases added to the search's. */
 function addJobStats(into: JobStats, from: JobStats): void {
   into.candidates += from.candidates;
   into.parsed += from.parsed;
+  into.resumed += from.resumed;
   into.cached += from.cached;
   into.remembered += from.remembered;
   into.compiled += from.compiled;

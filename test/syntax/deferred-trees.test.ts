@@ -108,6 +108,31 @@ describe("a searcher that defers trees", () => {
     expect(next.outcomes.map((o) => o.path.slice(dir.path.length + 1))).toEqual(["a.py", "b.py", "e.py"]);
   });
 
+  test("a job that must parse the file whose parse ahead gave way to it goes on from where that parse stopped", async () => {
+    await using dir = await tempDir();
+    await dir.write({ "big.py": "if isinstance(a, int):\n    b = [a, a + 1]\n".repeat(5000), "small.py": "isinstance(s, str)\n" });
+    const cache = new ParseCache();
+    const searcher = new FileSearcher((id) => loader.parser(id), cache, { deferTrees: true });
+    const files = ["big.py", "small.py"].map((name) => {
+      const info = statSync(join(dir.path, name));
+      return { path: join(dir.path, name), size: info.size, mtimeMs: info.mtimeMs };
+    });
+    await searcher.run({ root: dir.path, language: "python", pattern: "isinstance($X, $T)", files });
+    // The fill begins with big.py and stops well into it for a message.
+    let asked = 0;
+    expect(await searcher.fillOne(() => ++asked >= 50)).toBe(true);
+    expect(asked).toBe(50);
+    expect(cache.peek(files[0]!.path)?.tree).toBeUndefined();
+    // A job with no need of big.py (no "str" in it) leaves its parse where it stopped.
+    const other = await searcher.run({ root: dir.path, language: "python", pattern: "isinstance($Y, str)", files });
+    expect(other.stats).toMatchObject({ candidates: 1, parsed: 1, resumed: 0 });
+    // One that must parse it goes on from where that parse stopped (small.py's tree the last job kept).
+    const next = await searcher.run({ root: dir.path, language: "python", pattern: "isinstance($Y, $U)", files });
+    expect(next.stats).toMatchObject({ candidates: 2, parsed: 1, resumed: 1, cached: 1 });
+    expect(next.outcomes.map((o) => [o.count, o.parseErrors ?? 0])).toEqual([[5000, 0], [1, 0]]);
+    expect(await searcher.fillOne()).toBe(false); // nothing left half done
+  });
+
   test("without the option, the first parse is kept", async () => {
     await using dir = await tempDir();
     await dir.write(FILES);
