@@ -52,6 +52,11 @@ async function firstSearch(workdir: string, language: string, pattern: string): 
   }
 }
 
+/** Rows as a markdown table, the first row its header. */
+function printTable(rows: string[][]): void {
+  console.log(`| ${rows[0]!.join(" | ")} |\n|${rows[0]!.map(() => "---").join("|")}|\n${rows.slice(1).map((r) => `| ${r.join(" | ")} |`).join("\n")}`);
+}
+
 if (SESSION) {
   const columns = ["language", "search", "ast-grep ms", "ms", "×", "plan", "jobs", "load Σ", "read Σ", "prefilter Σ", "parse Σ", "match Σ", "parsed (of them resumed) / cached / candidates"];
   const rows: string[][] = [columns];
@@ -79,7 +84,7 @@ if (SESSION) {
     loads.push(loadavg()[0]!);
   }
   console.log(`the session in one fresh service per language (warm-up, then a search a second); Σ: summed over ${availableParallelism()} workers; load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);
-  console.log(`| ${rows[0]!.join(" | ")} |\n|${rows[0]!.map(() => "---").join("|")}|\n${rows.slice(1).map((r) => `| ${r.join(" | ")} |`).join("\n")}`);
+  printTable(rows);
   process.exit(0);
 }
 
@@ -118,4 +123,4 @@ for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSION
   ]);
 }
 console.log(`pattern: each language's first session pattern; ${RUNS} fresh services each, medians; Σ: summed over ${availableParallelism()} workers; load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);
-console.log(`| ${rows[0]!.join(" | ")} |\n|${rows[0]!.map(() => "---").join("|")}|\n${rows.slice(1).map((r) => `| ${r.join(" | ")} |`).join("\n")}`);
+printTable(rows);

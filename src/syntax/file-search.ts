@@ -4,7 +4,7 @@ import type { Parser, Tree } from "web-tree-sitter";
 import { readFileInside } from "../workspace/paths.ts";
 import type { MatchRecord, Position } from "./match-record.ts";
 import { captureSpan, findMatches, MatchBudgetExceeded, type NodeMatch } from "./match.ts";
-import type { ParseCache, ParsedFile } from "./parse-cache.ts";
+import { isSameVersion, type ParseCache, type ParsedFile } from "./parse-cache.ts";
 import { CompiledPatterns } from "./pattern.ts";
 import { applyReplacements, outermost, replacementFor } from "./rewrite.ts";
 import { MAX_REMEMBERED_MATCHES, RememberedOutcomes } from "./remembered-outcomes.ts";
@@ -246,8 +246,7 @@ export class FileSearcher {
    */
   private async parseAhead(parse: AheadParse, giveWay: GiveWay): Promise<boolean> {
     const parser = await this.aheadParser(parse.language);
-    const halted = this.halted;
-    if (halted && !(halted.parser === parser && halted.path === parse.path && halted.text === parse.text)) this.dropHalted();
+    if (this.halted && !this.isHalted(parse.path, parse.language, parse.text)) this.dropHalted();
     const tree = parser.parse(parse.text, null, giveWay === NEVER_GIVE_WAY ? undefined : { progressCallback: () => giveWay() });
     if (!tree) {
       this.halted = { ...parse, parser };
@@ -264,11 +263,17 @@ export class FileSearcher {
    */
   private resumeHalted(path: string, language: string, text: string): Tree | undefined {
     const halted = this.halted;
-    if (!halted || halted.path !== path || halted.language !== language || halted.text !== text) return undefined;
+    if (!halted || !this.isHalted(path, language, text)) return undefined;
     this.halted = undefined;
     const tree = halted.parser.parse(text);
     if (!tree) halted.parser.reset();
     return tree ?? undefined;
+  }
+
+  /** The halted parse is of this file's very text (in its language, so on the parser that holds it). */
+  private isHalted(path: string, language: string, text: string): boolean {
+    const halted = this.halted;
+    return halted !== undefined && halted.path === path && halted.language === language && halted.text === text;
   }
 
   private dropHalted(): void {
@@ -277,8 +282,8 @@ export class FileSearcher {
   }
 
   /**
-   * Parses one file given to prime, and keeps it with its tree; false once none is left or the
-   * budget is spent. A file a search already read (kept as text alone: none of that pattern's words
+   * Parses one file given to prime, and keeps it with its tree; false once none is left (a file
+   * that would take the cache past the budget is passed over). A file a search already read (kept as text alone: none of that pattern's words
    * were in it) is parsed from that text: the agent's next pattern may well be in it. The budget
    * bounds what is read from disk ahead of need; text already held is parsed whatever it holds.
    */
@@ -287,7 +292,7 @@ export class FileSearcher {
       const file = this.unprimed.pop()!;
       const held = this.cache.peek(file.path);
       // Has its tree, waits for refillOne, or was since read changed or in another language.
-      if (held && (held.tree || this.unfilled.has(file.path) || held.size !== file.size || held.mtimeMs !== file.mtimeMs || held.language !== file.language)) continue;
+      if (held && (held.tree || this.unfilled.has(file.path) || !isSameVersion(held, file.size, file.mtimeMs, file.language))) continue;
       if (!held && this.cache.sourceChars + file.size > this.primeBudget) continue;
       let text: string;
       if (held) text = held.text;

@@ -26,6 +26,11 @@ export interface ParsedFile {
 /** Trees cost roughly ten times their source in WASM memory; the bound counts source characters. */
 export const DEFAULT_CACHE_CHARS = 24 * 1024 * 1024;
 
+/** The entry is of the file as it is now (same size and mtime) and in the same language. */
+export function isSameVersion(entry: ParsedFile, size: number, mtimeMs: number, language: string | undefined): boolean {
+  return entry.size === size && entry.mtimeMs === mtimeMs && entry.language === language;
+}
+
 export class ParseCache {
   private readonly entries = new Map<string, ParsedFile>();
   private chars = 0;
@@ -36,7 +41,7 @@ export class ParseCache {
   get(path: string, size: number, mtimeMs: number, language: string): ParsedFile | undefined {
     const entry = this.entries.get(path);
     if (!entry) return undefined;
-    if (entry.size !== size || entry.mtimeMs !== mtimeMs || entry.language !== language) {
+    if (!isSameVersion(entry, size, mtimeMs, language)) {
       this.invalidate(path);
       return undefined;
     }

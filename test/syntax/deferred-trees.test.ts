@@ -13,8 +13,8 @@ import { tempDir } from "../helpers/temp-dir.ts";
 
 const FILES = { "a.py": "isinstance(a, int)\n", "b.py": "if isinstance(b, str):\n    pass\n", "c.py": "x = isinstance\n", "d.py": "print(1)\n" };
 
-function refs(root: string): FileRef[] {
-  return Object.keys(FILES).map((name) => {
+function refs(root: string, names: string[] = Object.keys(FILES)): FileRef[] {
+  return names.map((name) => {
     const info = statSync(join(root, name));
     return { path: join(root, name), size: info.size, mtimeMs: info.mtimeMs };
   });
@@ -61,10 +61,7 @@ describe("a searcher that defers trees", () => {
     await dir.write({ "big.py": "if isinstance(a, int):\n    b = [a, a + 1]\n".repeat(5000), "small.py": "isinstance(s, str)\nisinstance(t, str)\n" });
     const cache = new ParseCache();
     const searcher = new FileSearcher((id) => loader.parser(id), cache, { deferTrees: true });
-    const files = ["big.py", "small.py"].map((name) => {
-      const info = statSync(join(dir.path, name));
-      return { path: join(dir.path, name), size: info.size, mtimeMs: info.mtimeMs };
-    });
+    const files = refs(dir.path, ["big.py", "small.py"]);
     const big = files.slice(0, 1);
     await searcher.run({ root: dir.path, language: "python", pattern: "isinstance($X, $T)", files: big });
     let asked = 0;
@@ -95,8 +92,7 @@ describe("a searcher that defers trees", () => {
     const first = await searcher.run({ root: dir.path, language: "python", pattern: "print($A)", files: read });
     expect(first.stats).toMatchObject({ candidates: 1, parsed: 1 });
     expect(cache.peek(join(dir.path, "a.py"))?.tree).toBeUndefined();
-    const info = statSync(join(dir.path, "e.py"));
-    const unread = { path: join(dir.path, "e.py"), size: info.size, mtimeMs: info.mtimeMs, language: "python" };
+    const unread = { ...refs(dir.path, ["e.py"])[0]!, language: "python" };
     // A budget of one character: nothing more is read from disk, but what is held gets its tree.
     searcher.prime(dir.path, [...read.map((file) => ({ ...file, language: "python" })), unread], 1);
     while (await searcher.fillOne());
@@ -113,10 +109,7 @@ describe("a searcher that defers trees", () => {
     await dir.write({ "big.py": "if isinstance(a, int):\n    b = [a, a + 1]\n".repeat(5000), "small.py": "isinstance(s, str)\n" });
     const cache = new ParseCache();
     const searcher = new FileSearcher((id) => loader.parser(id), cache, { deferTrees: true });
-    const files = ["big.py", "small.py"].map((name) => {
-      const info = statSync(join(dir.path, name));
-      return { path: join(dir.path, name), size: info.size, mtimeMs: info.mtimeMs };
-    });
+    const files = refs(dir.path, ["big.py", "small.py"]);
     await searcher.run({ root: dir.path, language: "python", pattern: "isinstance($X, $T)", files });
     // The fill begins with big.py and stops well into it for a message.
     let asked = 0;
