@@ -109,7 +109,7 @@ export class McpSessions {
   answerToolsList(session: McpSession, body: unknown, headers: Headers, onlyJson: boolean): Response | undefined {
     const id = session.transport.sessionId;
     if (id === undefined) return undefined;
-    const answer = plainToolsListResponse(body, headers, id, this.servers.lists.json(session.surface), SUPPORTED_PROTOCOL_VERSIONS, onlyJson);
+    const answer = plainToolsListResponse(body, headers, id, () => this.servers.lists.json(session.surface), SUPPORTED_PROTOCOL_VERSIONS, onlyJson);
     // Answered here, the request never reaches the session's Server, which tells the run of the others.
     if (answer) this.servers.heard();
     return answer;

@@ -49,7 +49,8 @@ export function plainToolsListResponse(
   body: unknown,
   headers: Headers,
   sessionId: string,
-  listJson: string,
+  /** The list's JSON, asked for only when the request is a plain tools/list: building it the first time costs tens of ms, which a tools/call must not wait for. */
+  listJson: () => string,
   protocolVersions: readonly string[],
   /** The client accepts JSON but no event stream (json-answer.ts): JSON is its answer too. */
   onlyJson = false,
@@ -60,7 +61,7 @@ export function plainToolsListResponse(
   if (headers.get("content-type")?.split(";")[0]!.trim().toLowerCase() !== "application/json") return undefined;
   const version = headers.get("mcp-protocol-version");
   if (version !== null && !protocolVersions.includes(version)) return undefined;
-  return new Response(`{"result":${listJson},"jsonrpc":"2.0","id":${JSON.stringify(body.id)}}`, {
+  return new Response(`{"result":${listJson()},"jsonrpc":"2.0","id":${JSON.stringify(body.id)}}`, {
     headers: { "Content-Type": "application/json", "mcp-session-id": sessionId },
   });
 }
