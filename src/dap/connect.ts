@@ -1,7 +1,6 @@
 // The debug domain's entry: the run's debug supervisor, closed with the run.
 import type { DebugAdapterSettings } from "../config/resources/debug-adapters.ts";
 import type { Connect } from "../host/connect-context.ts";
-import { probePythonInBackground } from "./locate.ts";
 import { useSidecarCommand } from "./node/locate-node.ts";
 import { DebugSupervisor } from "./supervisor.ts";
 
@@ -18,8 +17,9 @@ export const connect: Connect<DebugAdapterSettings, DebugSupervisor> = (settings
   });
   ctx.lifecycle.add("debug sessions", () => supervisor.close());
   // The first debugpy launch of a run would spend 0.5–1.5 s finding which python3 has debugpy (a
-  // pyenv shim first on PATH): asked once the run serves instead (started during connect, its spawns
-  // and PATH scan added 17–27 ms to the start, bench/startup.ts). Not when the config names the command.
-  if (!settings.adapters?.debugpy?.command?.length) ctx.lifecycle.afterServing(() => void probePythonInBackground(ctx.workdir, supervisor.trust));
+  // pyenv shim first on PATH): asked once the run serves and is quiet instead (started during
+  // connect, its spawns and PATH scan added 17–27 ms to the start, bench/startup.ts; started at the
+  // ready line, it took the CPU from the agent's first call).
+  ctx.lifecycle.afterServing(() => void supervisor.probePython());
   return supervisor;
 };

@@ -67,11 +67,6 @@ export function probeInBackground(candidates: () => string[], cwd: string, trust
   return background;
 }
 
-/** The background probe, if one started: a launch waits for it rather than probing the same interpreters beside it. */
-export function backgroundProbe(): Promise<void> {
-  return background ?? Promise.resolve();
-}
-
 /**
  * An answer is per interpreter and per pyenv version file in force (the nearest `.python-version`
  * from the folder it starts in): folders without one share the answer, so the background probe from

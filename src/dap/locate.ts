@@ -62,8 +62,8 @@ export function choosePython(root: string, trust: ProgramTrust): PythonChoice {
 }
 
 /**
- * Asks, in the background, the interpreters a launch from `root` would
- * ask, so that the run's first debugpy launch finds the answers kept (backgroundProbe: it waits).
+ * Asks, in the background, the interpreters a launch from `root` would ask, so that the run's first
+ * debugpy launch finds the answers kept (DebugSupervisor.probePython: a launch waits for it).
  */
 export function probePythonInBackground(root: string, trust: ProgramTrust): Promise<void> {
   return probeInBackground(() => {

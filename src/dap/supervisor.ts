@@ -8,7 +8,7 @@ import { connectToDebugServer, startAdapter, type RunningAdapter } from "./adapt
 import { BreakpointBook, type BreakpointResult, type FunctionBreakpoint, type LineBreakpoint } from "./breakpoint-book.ts";
 import { ADAPTERS, adapterById, adapterForProgram, withoutAdapterNoise, type AdapterEntry, type AdapterId } from "./catalog.ts";
 import { DapRequestError } from "./connection.ts";
-import { backgroundProbe } from "./debugpy-probe.ts";
+import { probePythonInBackground } from "./locate.ts";
 import { debuggeeVariables } from "./debuggee-env.ts";
 import { debuggeeStdin, type StdinChoice } from "./debuggee-stdin.ts";
 import { detachWords } from "./detach.ts";
@@ -81,6 +81,8 @@ export class DebugSupervisor {
   readonly trust: ProgramTrust;
   /** The breakpoints, the session and the call queue: one of each for the run. */
   private readonly state: DebugState = { book: new BreakpointBook(), queue: Promise.resolve() };
+  /** The run's one background ask of which python has debugpy, once begun (probePython). */
+  private pythonProbe: Promise<void> | undefined;
 
   constructor(settings: SupervisorSettings) {
     this.workdir = settings.workdir;
@@ -98,8 +100,20 @@ export class DebugSupervisor {
     return result.catch(translateAdapterError);
   }
 
+  /**
+   * Asks, once per run and in the background, which python has debugpy: through a pyenv shim that
+   * costs 0.5–1.5 s, which a launch would otherwise spend. connect.ts begins it once the run is
+   * quiet; a call that needs the answer before then begins it and waits for it, rather than asking
+   * on the main thread. Nothing to ask when the config names debugpy's command.
+   */
+  probePython(): Promise<void> {
+    if (this.overrides.debugpy?.command?.length) return Promise.resolve();
+    this.pythonProbe ??= probePythonInBackground(this.workdir, this.trust);
+    return this.pythonProbe;
+  }
+
   async adapters(): Promise<Detection[]> {
-    await backgroundProbe();
+    await this.probePython();
     return detectAll(this.workdir, this.overrides, this.trust);
   }
 
@@ -171,7 +185,7 @@ export class DebugSupervisor {
     if (options.subprocesses && adapter.id !== "debugpy") {
       throw new ToolFailure(`child_processes works with debugpy (Python programs) only; ${adapter.id} debugs the launched process alone. Launch without it.`, { code: "unsupported" });
     }
-    if (adapter.id === "debugpy") await backgroundProbe(); // the python probe begun at the run's start
+    if (adapter.id === "debugpy") await this.probePython();
     const found = this.usable(adapter, isDirectory ? path : dirname(path));
     const stdin = debuggeeStdin(this.workdir, adapter, options.stdin);
     const output = new OutputRing();
@@ -226,7 +240,7 @@ export class DebugSupervisor {
   async attach(port: number, adapterId: AdapterId | undefined, signal?: AbortSignal): Promise<Started> {
     const entry = this.state;
     await this.refuseSecond(entry);
-    await backgroundProbe(); // choosing the adapter may ask for debugpy's python
+    await this.probePython(); // choosing the adapter may ask for debugpy's python
     const adapter = adapterId ? adapterById(adapterId) : this.onlyAdapterWithProject();
     const found = this.usable(adapter, this.workdir);
     const output = new OutputRing();

@@ -10,6 +10,8 @@ const ANSWER_FLUSH_MS = 50;
 export class CallsInFlight implements CallActivity {
   private running = 0;
   private readonly idle = new Set<() => void>();
+  /** When the last call ended (performance.now()). */
+  private lastEnded = 0;
 
   callStarted(): void {
     this.running += 1;
@@ -17,7 +19,24 @@ export class CallsInFlight implements CallActivity {
 
   callEnded(): void {
     this.running -= 1;
-    if (this.running === 0) for (const wake of [...this.idle]) wake();
+    if (this.running > 0) return;
+    this.lastEnded = performance.now();
+    for (const wake of [...this.idle]) wake();
+  }
+
+  /**
+   * Calls `start` once no call has been working for `quietMs`, counted from now or from the last
+   * call's end, whichever is later. For background work nobody waits on: a call that comes meanwhile
+   * (an agent's first comes a few ms after the ready line) has the CPU to itself.
+   */
+  whenQuiet(quietMs: number, start: () => void): void {
+    const from = performance.now();
+    const check = () => {
+      const quietFor = this.running > 0 ? 0 : performance.now() - Math.max(from, this.lastEnded);
+      if (quietFor >= quietMs) start();
+      else setTimeout(check, quietMs - quietFor).unref?.();
+    };
+    setTimeout(check, quietMs).unref?.();
   }
 
   /** Resolves once no call is working (and its answer had time to leave), or after `boundMs`. */

@@ -22,6 +22,13 @@ import { Lifecycle } from "../host/lifecycle.ts";
 import { harnessRoutes } from "./routes.ts";
 import { connected, type RunResources } from "./resources.ts";
 
+/**
+ * How long the run must have had no call working before the background work services keep for
+ * later (the debugger's python probe) starts. Such work ran at the ready line, beside the agent's
+ * first call: on 2 cores a pyenv shim's chain of shells made a cold ast_grep 1.5x slower.
+ */
+const BACKGROUND_QUIET_MS = 500;
+
 export interface StartOptions {
   allowRemote?: boolean;
   /** Tools added beside the catalog's; tests use this to exercise the registry. */
@@ -104,7 +111,7 @@ export async function startRun(
   });
   lifecycle.add("mcp sessions", () => sessions.closeAll());
   lifecycle.add("listener", () => listening.close());
-  lifecycle.serving();
+  lifecycle.serving((start) => inFlight.whenQuiet(BACKGROUND_QUIET_MS, start));
   for (const { resource, service } of connected(resources)) resource.serving?.(service);
   const shownHost = host.includes(":") ? `[${host}]` : host;
   const origin = `http://${shownHost}:${listening.port}`;

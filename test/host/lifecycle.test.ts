@@ -52,3 +52,19 @@ test("listing a run's tools with the debug resource starts no python probe", asy
     process.env.PATH = saved;
   }
 });
+
+test("with a gate, a kept task starts when the gate starts it, and not into a shutdown", async () => {
+  const lifecycle = new Lifecycle();
+  const ran: string[] = [];
+  const gate: (() => void)[] = [];
+  lifecycle.afterServing(() => ran.push("probe"));
+  lifecycle.serving((start) => gate.push(start));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(ran).toEqual([]);
+  gate.shift()!();
+  expect(ran).toEqual(["probe"]);
+  lifecycle.afterServing(() => ran.push("late"));
+  void lifecycle.close();
+  gate.shift()!();
+  expect(ran).toEqual(["probe"]);
+});
