@@ -20,6 +20,6 @@ export const connect: Connect<DebugAdapterSettings, DebugSupervisor> = (settings
   // pyenv shim first on PATH): asked once the run serves and is quiet instead (started during
   // connect, its spawns and PATH scan added 17–27 ms to the start, bench/startup.ts; started at the
   // ready line, it took the CPU from the agent's first call).
-  ctx.lifecycle.afterServing(() => void supervisor.probePython());
+  ctx.lifecycle.afterServing(() => void supervisor.probePython(false));
   return supervisor;
 };

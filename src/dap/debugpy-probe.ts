@@ -1,9 +1,10 @@
-// Which interpreters can import debugpy: asked once per interpreter (in the background from the run's start), kept while nothing that decides it changed.
+// Which interpreters can import debugpy: asked once per interpreter (in the background once the run is quiet), kept while nothing that decides it changed.
 import { spawnSync } from "node:child_process";
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { trustedEnv, type ProgramTrust } from "../platform/executables.ts";
-import { spawnGroup } from "../process/group.ts";
+import type { ChildProcess } from "node:child_process";
+import { setGroupBackground, spawnGroup } from "../process/group.ts";
 
 /** How long `python -c "import debugpy"` may take; a cold interpreter on a loaded machine is slow. */
 const PYTHON_PROBE_TIMEOUT_MS = 15_000;
@@ -32,6 +33,10 @@ interface Answer {
 
 const answers = new Map<string, Answer>();
 let background: Promise<void> | undefined;
+/** The background probe's python, while one runs. */
+let probing: ChildProcess | undefined;
+/** Whether a call waits for the background probe: then it runs at the children's usual priority. */
+let waited = false;
 
 /**
  * Whether `python`, started in `cwd`, imports debugpy. A kept answer is used while the interpreter
@@ -49,10 +54,11 @@ export function hasDebugpy(python: string, cwd: string, trust: ProgramTrust, fre
 
 /**
  * Probes `candidates` (in the order a launch would) in the background, stopping at the first that
- * imports debugpy, so that the run's first launch finds the answers kept. Below the sidecar's
- * priority like every child (spawnGroup), not at the lowest: a launch may come and wait for it, and
- * a start at nice 19 on a busy machine was what made the kernels' cold start slow (S4). One at a
- * time: a second call while one runs shares it.
+ * imports debugpy, so that the run's first launch finds the answers kept. One at a time: a second
+ * call while one runs shares it. While nothing waits for it, its scheduling group is the lowest
+ * there is: through a pyenv shim it is a chain of some 40 shells, which took the CPU from the
+ * agent's searches (a Go session's first search 1.1 → 1.9 s, bench/ast-grep-session.ts). A call
+ * that waits for it says so (waitingForBackground).
  */
 export function probeInBackground(candidates: () => string[], cwd: string, trust: ProgramTrust): Promise<void> {
   background ??= (async () => {
@@ -63,8 +69,22 @@ export function probeInBackground(candidates: () => string[], cwd: string, trust
     }
   })()
     .catch(() => {})
-    .finally(() => (background = undefined));
+    .finally(() => {
+      background = undefined;
+      waited = false;
+    });
   return background;
+}
+
+/**
+ * A call waits for the background probe: from now until it ends it runs at the children's usual
+ * priority, not the lowest. A launch waiting behind a probe at nice 19 on a busy machine was what
+ * made a cold start slow (S4). Nothing when no probe runs.
+ */
+export function waitingForBackground(): void {
+  if (background === undefined || waited) return;
+  waited = true;
+  if (probing) setGroupBackground(probing, false);
 }
 
 /**
@@ -112,11 +132,17 @@ function probeAsync(python: string, cwd: string, trust: ProgramTrust): Promise<s
     } catch {
       return resolve(undefined);
     }
+    probing = child;
+    if (!waited) setGroupBackground(child, true);
     let out = "";
     const timer = setTimeout(() => child.kill("SIGKILL"), PYTHON_PROBE_TIMEOUT_MS);
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-    child.once("error", () => resolve(undefined));
+    child.once("error", () => {
+      probing = undefined;
+      resolve(undefined);
+    });
     child.once("close", (code) => {
+      probing = undefined;
       clearTimeout(timer);
       resolve(code === 0 ? lastLine(out) : undefined);
     });

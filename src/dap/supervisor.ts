@@ -8,6 +8,7 @@ import { connectToDebugServer, startAdapter, type RunningAdapter } from "./adapt
 import { BreakpointBook, type BreakpointResult, type FunctionBreakpoint, type LineBreakpoint } from "./breakpoint-book.ts";
 import { ADAPTERS, adapterById, adapterForProgram, withoutAdapterNoise, type AdapterEntry, type AdapterId } from "./catalog.ts";
 import { DapRequestError } from "./connection.ts";
+import { waitingForBackground } from "./debugpy-probe.ts";
 import { probePythonInBackground } from "./locate.ts";
 import { debuggeeVariables } from "./debuggee-env.ts";
 import { debuggeeStdin, type StdinChoice } from "./debuggee-stdin.ts";
@@ -81,7 +82,7 @@ export class DebugSupervisor {
   readonly trust: ProgramTrust;
   /** The breakpoints, the session and the call queue: one of each for the run. */
   private readonly state: DebugState = { book: new BreakpointBook(), queue: Promise.resolve() };
-  /** The run's one background ask of which python has debugpy, once begun (probePython). */
+  /** The run's background ask of which python has debugpy, once begun (probePython). */
   private pythonProbe: Promise<void> | undefined;
 
   constructor(settings: SupervisorSettings) {
@@ -103,12 +104,14 @@ export class DebugSupervisor {
   /**
    * Asks, once per run and in the background, which python has debugpy: through a pyenv shim that
    * costs 0.5–1.5 s, which a launch would otherwise spend. connect.ts begins it once the run is
-   * quiet; a call that needs the answer before then begins it and waits for it, rather than asking
-   * on the main thread. Nothing to ask when the config names debugpy's command.
+   * quiet, at the lowest priority; a call that needs the answer (`waiting`) begins it if it has not
+   * begun, raises it to the children's usual priority, and waits for it, rather than asking on the
+   * main thread. Nothing to ask when the config names debugpy's command.
    */
-  probePython(): Promise<void> {
+  probePython(waiting = true): Promise<void> {
     if (this.overrides.debugpy?.command?.length) return Promise.resolve();
     this.pythonProbe ??= probePythonInBackground(this.workdir, this.trust);
+    if (waiting) waitingForBackground();
     return this.pythonProbe;
   }
 

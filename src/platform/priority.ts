@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs"
 import { getPriority, setPriority } from "node:os";
 
 /** The highest nice value (lowest priority) Linux and macOS accept. */
-const MAX_NICE = 19;
+export const MAX_NICE = 19;
 
 /** The process's own nice value (its main thread's); 0 where it cannot be read. */
 function ownNice(): number {
@@ -84,7 +84,7 @@ export function lowerRunningProcessPriority(pid: number, by: number): boolean {
  * process nice alone would leave it level with the whole sidecar, so the group's nice is lowered
  * too, `by` steps below our own group's. Raising it needs no privilege. A child in our own group
  * is left alone, since that nice would lower the sidecar with it. False where there is no group of
- * the child's own to lower.
+ * the child's own to lower. Called again with fewer steps, it puts the group back up, never above ours.
  */
 export function lowerSessionGroupPriority(pid: number, by: number): boolean {
   if (process.platform !== "linux") return false;

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { groupAlive } from "../platform/group-alive.ts";
 import { watchForOrphaning } from "../platform/orphan-watch.ts";
-import { lowerProcessPriority, lowerRunningProcessPriority } from "../platform/priority.ts";
+import { lowerProcessPriority, lowerRunningProcessPriority, lowerSessionGroupPriority, MAX_NICE } from "../platform/priority.ts";
 import { procStatFields } from "../platform/proc-stat.ts";
 import { treeKiller, type TreeSignal } from "../platform/process-tree.ts";
 import { sweepTagged, tagEnvironment } from "../platform/tree-tag.ts";
@@ -67,6 +67,18 @@ export function lowerGroupPriority(child: ChildProcess, worker?: number): void {
   if (worker !== undefined && worker !== child.pid && Number(procStatFields(worker)?.[2]) === child.pid) {
     lowerRunningProcessPriority(worker, CHILD_NICE_STEPS);
   }
+}
+
+/**
+ * Puts a child's scheduling group as low as it goes while nothing waits for it (a probe the run
+ * asks ahead of need), or back to CHILD_NICE_STEPS below us once something does (`waited`): the
+ * group, not the process, so every process the child has forked or will fork follows at once, and
+ * so going back up needs no privilege. Linux with autogroup only; elsewhere the child stays at
+ * CHILD_NICE_STEPS, as spawnGroup left it.
+ */
+export function setGroupBackground(child: ChildProcess, background: boolean): void {
+  if (child.pid === undefined || hasExited(child)) return;
+  lowerSessionGroupPriority(child.pid, background ? MAX_NICE : CHILD_NICE_STEPS);
 }
 
 /** Sends `signal` to the child's whole tree. */
