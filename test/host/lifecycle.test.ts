@@ -5,6 +5,7 @@ import { Lifecycle } from "../../src/host/lifecycle.ts";
 import { withRunTools } from "../../src/cli/run-tools.ts";
 import { parseConfig, settle } from "../../src/config/load.ts";
 import { bunPrimitives } from "../../src/runtime/bun.ts";
+import { recordingPython } from "../helpers/recording-python.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 test("a task kept for serving runs only after serving(), after the current turn; one kept later runs at once", async () => {
@@ -34,23 +35,12 @@ test("a task kept for serving does not start once the run began closing", async 
 
 test("listing a run's tools with the debug resource starts no python probe", async () => {
   await using dir = await tempDir();
-  // A python3 first on PATH (outside the workdir, whose PATH entries an untrusted run skips) that
-  // records each start: the background probe would run it.
-  await using tools = await tempDir();
-  const marker = `${tools.path}/started`;
-  await tools.write({ "bin/python3": `#!/bin/sh\necho x >> ${marker}\nexec /usr/bin/python3 "$@"\n` });
-  await Bun.$`chmod +x ${tools.path}/bin/python3`;
-  const saved = process.env.PATH;
-  process.env.PATH = `${tools.path}/bin:${saved}`;
-  try {
-    const settings = settle(parseConfig({ workdir: dir.path, conversation: "c", resources: { debugAdapters: {} } }));
-    const names = await withRunTools(settings, bunPrimitives, (registry) => registry.all().map((tool) => tool.name));
-    expect(names).toContain("debug");
-    await Bun.sleep(500); // a probe started in the background would have run python3 by now
-    expect(await Bun.file(marker).exists()).toBe(false);
-  } finally {
-    process.env.PATH = saved;
-  }
+  await using python = await recordingPython();
+  const settings = settle(parseConfig({ workdir: dir.path, conversation: "c", resources: { debugAdapters: {} } }));
+  const names = await withRunTools(settings, bunPrimitives, (registry) => registry.all().map((tool) => tool.name));
+  expect(names).toContain("debug");
+  await Bun.sleep(500); // a probe started in the background would have run python3 by now
+  expect(python.started()).toBe(false);
 });
 
 test("with a gate, a kept task starts when the gate starts it, and not into a shutdown", async () => {
