@@ -48,9 +48,13 @@ test("rust-analyzer: a query the server answers \"content modified\" while the f
     // The server does answer "content modified" here (else this test would prove nothing).
     expect(direct).toContain("content modified");
     const retriesBefore = client.contentModifiedRetries;
+    // Whether the server sees the change before it answers is a race, so rounds go on (up to 20)
+    // until one was asked again; every round must still be answered.
     const queried: string[] = [];
-    for (let i = 0; i < 5; i++) queried.push(await round((c) => c.query("textDocument/references", params)));
-    expect(queried).toEqual(Array(5).fill("answered"));
+    while (queried.length < 20 && (queried.length < 5 || client.contentModifiedRetries === retriesBefore)) {
+      queried.push(await round((c) => c.query("textDocument/references", params)));
+    }
+    expect(queried).toEqual(Array(queried.length).fill("answered"));
     expect(client.contentModifiedRetries).toBeGreaterThan(retriesBefore);
   } finally {
     await supervisor.close();
