@@ -2,6 +2,7 @@
 import { parseCommandLine } from "./cli/args.ts";
 import { reportFailure } from "./cli/failure.ts";
 import { printHelp } from "./cli/help.ts";
+import { startOverWithEngineOptions } from "./platform/engine-options.ts";
 import { bunPrimitives } from "./runtime/bun.ts";
 import { COMMIT, VERSION } from "./version.ts";
 
@@ -15,6 +16,7 @@ async function main(argv: readonly string[]): Promise<number> {
   switch (command) {
     // Commands load lazily: a kernel or `--version` should not pay for the HTTP server and the MCP SDK.
     case "serve":
+      startOverWithEngineOptions(); // returns only once the engine has them, or cannot
       return (await import("./cli/serve.ts")).serveCommand(flags, bunPrimitives);
     case "tools":
       return (await import("./cli/tools.ts")).toolsCommand(flags, bunPrimitives);
