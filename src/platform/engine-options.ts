@@ -1,7 +1,7 @@
-// JavaScriptCore settings the sidecar needs from its first instruction. The engine reads them from
-// the environment (BUN_JSC_*) once, when it starts, and never again: so `serve` starts itself over
-// (execve: the same pid, the same open stdin and stdout) with them set, before any module of its own
-// is loaded, and takes them back out of the environment the children inherit.
+// JavaScriptCore settings the sidecar needs from its start. The engine reads them from the
+// environment (BUN_JSC_*) once, when it starts, and never again: so `serve` starts itself over
+// (execve: the same pid, the same open stdin and stdout) with them set, before it reads its config
+// or loads the server's modules, and takes them back out of the environment the children inherit.
 import { isEmbeddedPath } from "./embedded-paths.ts";
 
 /**
