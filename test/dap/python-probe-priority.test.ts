@@ -8,14 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { probeInBackground, waitingForBackground } from "../../src/dap/debugpy-probe.ts";
 import { CHILD_NICE_STEPS } from "../../src/process/group.ts";
 import { MAX_NICE } from "../../src/platform/priority.ts";
+import { autogroupNice } from "../helpers/autogroup.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-
-// "/autogroup-12310 nice 0"; empty for a process in the kernel's root group (a session begun by
-// init itself, as CI's can be), whose weight is nice 0's: the product reads it the same way.
-function groupNice(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/autogroup`, "utf8").trim();
-  return line === "" ? 0 : Number(line.split(" ")[2]);
-}
 
 test.skipIf(!existsSync("/proc/self/autogroup"))("the probe's group is at the lowest priority until a call waits for it, then at the children's usual one", async () => {
   await using dir = await tempDir();
@@ -25,12 +19,12 @@ test.skipIf(!existsSync("/proc/self/autogroup"))("the probe's group is at the lo
   const python = `${tools.path}/bin/python3`;
   await tools.write({ "bin/python3": `#!/bin/sh\necho $$ > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile}\nsleep 1.5\nexec /usr/bin/python3 "$@"\n` });
   await Bun.$`chmod +x ${python}`;
-  const ours = groupNice(process.pid);
+  const ours = autogroupNice(process.pid);
   const probe = probeInBackground(() => [python], dir.path, { workspace: false, workdir: dir.path });
   for (let i = 0; i < 100 && !existsSync(pidFile); i++) await Bun.sleep(20);
   const pid = Number(readFileSync(pidFile, "utf8"));
-  expect(groupNice(pid)).toBe(Math.min(MAX_NICE, ours + MAX_NICE));
+  expect(autogroupNice(pid)).toBe(Math.min(MAX_NICE, ours + MAX_NICE));
   waitingForBackground();
-  expect(groupNice(pid)).toBe(ours + CHILD_NICE_STEPS);
+  expect(autogroupNice(pid)).toBe(ours + CHILD_NICE_STEPS);
   await probe;
 });

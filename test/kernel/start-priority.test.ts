@@ -2,7 +2,7 @@
 // every thread and its scheduling group, before its first cell runs (cells may compute for minutes).
 // Linux: nice values and autogroups are read from /proc, where CI runs.
 import { expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { getPriority } from "node:os";
 import { join } from "node:path";
 import { KernelProcess } from "../../src/kernel/kernel-process.ts";
@@ -10,6 +10,7 @@ import { launchPlan, pythonProgram, type LaunchPlan } from "../../src/kernel/lau
 import { programTrust } from "../../src/platform/executables.ts";
 import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { CHILD_NICE_STEPS } from "../../src/process/group.ts";
+import { autogroupNice } from "../helpers/autogroup.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { KERNEL_TEST_TIMEOUT_MS, requireSystemPython, SYSTEM_PYTHON } from "./helpers.ts";
 
@@ -24,14 +25,6 @@ function planned(plan: LaunchPlan | string): LaunchPlan {
 
 function threadNices(pid: number): number[] {
   return readdirSync(`/proc/${pid}/task`).map((tid) => Number(procStatFields(pid, Number(tid))?.[16]));
-}
-
-/**
- * A process in the session of init (a container's, where CI runs) is in the root group, whose file
- * is empty: it weighs as nice 0, as the sidecar reads it too (src/platform/priority.ts).
- */
-function autogroupNice(pid: number): number {
-  return Number(/nice\s+(-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, "utf8"))?.[1] ?? 0);
 }
 
 async function lastValue(kernel: KernelProcess, code: string): Promise<string> {

@@ -13,6 +13,7 @@ import { procStatFields } from "../../src/platform/proc-stat.ts";
 import { CHILD_NICE_STEPS, spawnGroup, stopGroup } from "../../src/process/group.ts";
 import { connect as connectSyntax } from "../../src/syntax/connect.ts";
 import { testConnectContext } from "../helpers/connect-context.ts";
+import { autogroupNice } from "../helpers/autogroup.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
@@ -45,8 +46,7 @@ describe("priorities", () => {
   test("a child leading its own session runs in a scheduling group CHILD_NICE_STEPS below ours; ours is untouched", async () => {
     const child = spawnGroup("sleep", ["30"], { stdio: "ignore" });
     const ours = readFileSync("/proc/self/autogroup", "utf8");
-    // "/autogroup-12310 nice 0"; read as the product reads it, 0 when the line says no number.
-    const oursNice = Number(/nice\s+(-?\d+)/.exec(ours)?.[1] ?? 0);
+    const oursNice = autogroupNice(process.pid);
     if (existsSync("/proc/sys/kernel/sched_autogroup_enabled")) {
       expect(readFileSync(`/proc/${child.pid}/autogroup`, "utf8").trim()).toEndWith(` nice ${Math.min(19, oursNice + CHILD_NICE_STEPS)}`);
       expect(readFileSync(`/proc/${child.pid}/autogroup`, "utf8").split(" ")[0]).not.toBe(ours.split(" ")[0]);
