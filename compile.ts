@@ -64,6 +64,11 @@ async function build(target: Target | undefined): Promise<string> {
     minify: true,
     // Precompiled bytecode: the bundle is several MB of JavaScript, and parsing it dominated start-up.
     bytecode: true,
+    // In chunks, each loaded when first imported: `serve` starts itself over once (engine-options.ts),
+    // and that first start, like `--version` or a kernel, no longer loads every module's bytecode
+    // (a bare entry reaches its first line in 8 ms, one in the single bundle in 27).
+    format: "esm",
+    splitting: true,
     sourcemap: "linked",
     define: { SIDECAR_COMMIT: JSON.stringify(commit()) },
     plugins: [reproduciblePaths(root)],

@@ -1,9 +1,8 @@
-// The sidecar binary's entry point (Bun): parse the command line and dispatch.
+// The sidecar binary's entry point (Bun): parse the command line and dispatch. It imports only what
+// every command needs: the binary is built in chunks (compile.ts), and a command loads its own.
 import { parseCommandLine } from "./cli/args.ts";
-import { reportFailure } from "./cli/failure.ts";
 import { printHelp } from "./cli/help.ts";
 import { startOverWithEngineOptions } from "./platform/engine-options.ts";
-import { bunPrimitives } from "./runtime/bun.ts";
 import { COMMIT, VERSION } from "./version.ts";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -13,17 +12,18 @@ async function main(argv: readonly string[]): Promise<number> {
   const { command, flags, rest } = parseCommandLine(argv);
   if (flags.version) return printVersion();
   if (flags.help || command === undefined || command === "help") return printHelp(command, flags, rest);
+  const bunPrimitives = async () => (await import("./runtime/bun.ts")).bunPrimitives;
   switch (command) {
     // Commands load lazily: a kernel or `--version` should not pay for the HTTP server and the MCP SDK.
     case "serve":
       startOverWithEngineOptions(); // returns only once the engine has them, or cannot
-      return (await import("./cli/serve.ts")).serveCommand(flags, bunPrimitives);
+      return (await import("./cli/serve.ts")).serveCommand(flags, await bunPrimitives());
     case "tools":
-      return (await import("./cli/tools.ts")).toolsCommand(flags, bunPrimitives);
+      return (await import("./cli/tools.ts")).toolsCommand(flags, await bunPrimitives());
     case "doctor":
-      return (await import("./cli/doctor.ts")).doctorCommand(flags, bunPrimitives);
+      return (await import("./cli/doctor.ts")).doctorCommand(flags, await bunPrimitives());
     case "check-config":
-      return (await import("./cli/check-config.ts")).checkConfigCommand(rest[0]!, flags, bunPrimitives);
+      return (await import("./cli/check-config.ts")).checkConfigCommand(rest[0]!, flags, await bunPrimitives());
     case "servers":
       return (await import("./cli/servers.ts")).serversCommand(rest, flags);
     case "console":
@@ -46,5 +46,5 @@ function printVersion(): number {
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (error: unknown) => process.exit(reportFailure(error)),
+  async (error: unknown) => process.exit((await import("./cli/failure.ts")).reportFailure(error)),
 );
