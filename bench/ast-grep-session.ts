@@ -3,7 +3,10 @@
 // one second apart (an agent refining its question), summed against ast-grep's five runs of the
 // same patterns; the cold call (process start + first search) against one ast-grep run; the same
 // search repeated at once and after an idle pause; and the sidecar's RSS after the session.
-// Usage: bun bench/ast-grep-session.ts --corpus DIR [--binary dist/sidecar] [--only LANG] [--runs N] [--idle-seconds N] [--ast-grep-nice N] [--cache-mib N]
+// Usage: bun bench/ast-grep-session.ts --corpus DIR [--binary dist/sidecar] [--only LANG] [--runs N] [--cold-runs N] [--idle-seconds N] [--ast-grep-nice N] [--cache-mib N]
+// --cold-runs N: cold calls per round (default 1), each in a fresh sidecar beside one more
+// ast-grep run of the same pattern, in alternating order; the cold column is the median of every
+// call's ratio. A single cold call moves by ±20 % on a shared machine.
 // --cache-mib N: the parser's cacheMiB (source whose trees each worker keeps; default 24): a small
 // one shows what a session costs when trees are dropped for memory.
 // The fixed column: the same first search on a workdir of one small file of the language, from
@@ -27,7 +30,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const USAGE = "bun bench/ast-grep-session.ts --corpus DIR [--binary dist/sidecar] [--only LANG] [--runs N] [--idle-seconds N] [--ast-grep-nice N] [--cache-mib N]";
+const USAGE = "bun bench/ast-grep-session.ts --corpus DIR [--binary dist/sidecar] [--only LANG] [--runs N] [--cold-runs N] [--idle-seconds N] [--ast-grep-nice N] [--cache-mib N]";
 const corpusArg = optionArg("--corpus");
 if (!corpusArg) {
   console.error(`--corpus DIR is required.\nUsage: ${USAGE}`);
@@ -37,6 +40,7 @@ const corpus = resolve(corpusArg);
 const binary = resolve(optionArg("--binary") ?? "dist/sidecar");
 const only = optionArg("--only");
 const RUNS = countOption("--runs", 2, USAGE);
+const COLD_RUNS = countOption("--cold-runs", 1, USAGE);
 const IDLE_SECONDS = countOption("--idle-seconds", 8, USAGE);
 const AST_GREP_NICE = countOption("--ast-grep-nice", 0, USAGE, 0);
 const CACHE_MIB = optionArg("--cache-mib") === undefined ? undefined : countOption("--cache-mib", 24, USAGE, 0);
@@ -70,6 +74,8 @@ interface Round {
   coldCpu: number;
   astGrepFirst: number;
   cold: number;
+  /** Each cold call of the round over the ast-grep run beside it: the first is cold / astGrepFirst. */
+  coldRatios: number[];
   /** Of the cold call, the process's start: spawn to an initialized MCP session (no search yet). */
   start: number;
   /** The cold call on a workdir of one small file: spawn to the first answer. */
@@ -121,6 +127,9 @@ async function round(language: string, workdir: string, astGrep: string, pattern
     const repeat = (await search(sidecar, client, patterns[0]!, language)).ms;
     await Bun.sleep(IDLE_SECONDS * 1000);
     const repeatIdle = (await search(sidecar, client, patterns[0]!, language)).ms;
+    await sidecar.stop();
+    const coldRatios = [cold / cli[0]!.ms];
+    for (let k = 1; k < COLD_RUNS; k++) coldRatios.push(await coldPair(language, astGrep, workdir, patterns[0]!, k % 2 === 1));
     return {
       astGrepSession: cli.reduce((sum, r) => sum + r.ms, 0),
       session,
@@ -131,6 +140,7 @@ async function round(language: string, workdir: string, astGrep: string, pattern
       coldCpu,
       astGrepFirst: cli[0]!.ms,
       cold,
+      coldRatios,
       start,
       fixed,
       repeat,
@@ -138,6 +148,21 @@ async function round(language: string, workdir: string, astGrep: string, pattern
       rssMb,
       differs,
     };
+  } finally {
+    await sidecar.stop();
+  }
+}
+
+/** One more cold call (spawn to the first answer, config as the round wrote it) over an ast-grep run of the same pattern, made first or after it. */
+async function coldPair(language: string, astGrep: string, workdir: string, pattern: string, astGrepFirst: boolean): Promise<number> {
+  const astGrepMs = () => astGrepRun({ language, astGrepLanguage: astGrep, pattern }, workdir, AST_GREP_NICE).ms;
+  const before = astGrepFirst ? astGrepMs() : undefined;
+  const started = performance.now();
+  const sidecar = await spawnSidecar([binary, "serve", "--config", config]);
+  try {
+    await search(sidecar, await sidecar.connect(), pattern, language);
+    const cold = performance.now() - started;
+    return cold / (before ?? astGrepMs());
   } finally {
     await sidecar.stop();
   }
@@ -177,7 +202,7 @@ for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSION
   loads.push(loadavg()[0]!);
   const m = (pick: (r: Round) => number) => median(rounds.map(pick));
   const session = m((r) => r.session / r.astGrepSession);
-  const cold = m((r) => r.cold / r.astGrepFirst);
+  const cold = median(rounds.flatMap((r) => r.coldRatios));
   const repeat = m((r) => r.repeat / r.astGrepFirst);
   const idle = m((r) => r.repeatIdle / r.astGrepFirst);
   ratios.session.push(session);
@@ -206,7 +231,7 @@ for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSION
 const widths = rows[0]!.map((_, k) => Math.max(...rows.map((r) => r[k]!.length)));
 for (const row of rows) console.log(row.map((cell, k) => cell.padEnd(widths[k]!)).join("  "));
 console.log(
-  `median over languages, each the median of ${RUNS} rounds: session ${median(ratios.session).toFixed(2)}× (target ≤ 0.5×, ≤ 1.0× each), ` +
+  `median over languages, each the median of ${RUNS} rounds${COLD_RUNS > 1 ? ` (cold: of ${RUNS * COLD_RUNS} calls)` : ""}: session ${median(ratios.session).toFixed(2)}× (target ≤ 0.5×, ≤ 1.0× each), ` +
     `cold ${median(ratios.cold).toFixed(2)}× (≤ 1.5× each), repeat ${median(ratios.repeat).toFixed(2)}× (≤ 0.2×), after idle ${median(ratios.idle).toFixed(2)}× (≤ 0.15×)`,
 );
 if (AST_GREP_NICE > 0) console.log(`ast-grep ran at nice +${AST_GREP_NICE}`);
