@@ -45,7 +45,7 @@ for (const r of RULES) {
     theirs.push(sg.ms);
     const syntax = new SyntaxService({ workdir: corpus, source: bunPrimitives.grammars });
     try {
-      const rule = readRuleConfig(r.yaml, false);
+      const rule = await readRuleConfig(r.yaml, false);
       let started = performance.now();
       const first = await syntax.search({ pattern: "", rule, language: r.language, maxRecords: 50 });
       cold.push(performance.now() - started);

@@ -40,7 +40,7 @@ export function astEditTool(syntax: SyntaxService) {
       notes: v.array(v.string()),
     }),
     async run(input, ctx) {
-      const rule = ruleOf(input.rule, true);
+      const rule = await ruleOf(input.rule, true);
       if (input.rewrite !== undefined && rule?.fix !== undefined && input.rewrite !== rule.fix) {
         throw new ToolFailure("Both rewrite and the rule config's fix are given, and they differ. Give the rewrite template once.", { code: "invalid_arguments" });
       }

@@ -35,7 +35,7 @@ export function onePatternOrRule<T extends { pattern?: string; rule?: string | R
 }
 
 /** The rule argument read and checked; a bad one is an invalid_pattern failure naming the key. */
-export function ruleOf(rule: string | Record<string, unknown> | undefined, forEdit: boolean): RuleConfig | undefined {
+export async function ruleOf(rule: string | Record<string, unknown> | undefined, forEdit: boolean): Promise<RuleConfig | undefined> {
   return rule === undefined ? undefined : ruleConfigArgument(rule, forEdit);
 }
 

@@ -48,7 +48,7 @@ export function astGrepTool(syntax: SyntaxService) {
       if (input.syntax_tree !== undefined) return syntaxTreeReply(syntax, input.syntax_tree, input);
       const maxResults = input.max_results ?? DEFAULT_MAX_RESULTS;
       const offset = input.offset ?? 0;
-      const rule = ruleOf(input.rule, false);
+      const rule = await ruleOf(input.rule, false);
       const answer = await syntax.search({ pattern: input.pattern ?? "", rule, path: input.path, language: input.language, maxRecords: offset + maxResults, signal: ctx.signal, progress: ctx.progress });
       const total = answer.outcomes.reduce((n, o) => n + o.count, 0);
       refusePastEnd(offset, total);

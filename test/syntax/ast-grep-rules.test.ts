@@ -43,11 +43,11 @@ describe("ast_grep with a rule", () => {
     await dir.write({ "a.js": LOOPS, "b.js": "const x = 1;\n", "c.js": "let y = 2;\n" });
     const syntax = new SyntaxService({ workdir: dir.path, source: bunPrimitives.grammars, workers: 1 });
     try {
-      const byKind = await syntax.search({ pattern: "", rule: readRuleConfig("rule: {kind: await_expression}", false), language: "javascript" });
+      const byKind = await syntax.search({ pattern: "", rule: await readRuleConfig("rule: {kind: await_expression}", false), language: "javascript" });
       expect(byKind.stats.candidates).toBe(3);
-      const withLiteral = await syntax.search({ pattern: "", rule: readRuleConfig("rule: {kind: call_expression, regex: '^fetch\\('}", false), language: "javascript" });
+      const withLiteral = await syntax.search({ pattern: "", rule: await readRuleConfig("rule: {kind: call_expression, regex: '^fetch\\('}", false), language: "javascript" });
       expect(withLiteral.stats.candidates).toBe(1);
-      const inPattern = await syntax.search({ pattern: "", rule: readRuleConfig("rule: {any: [{pattern: 'done()'}, {pattern: 'await done()'}]}", false), language: "javascript" });
+      const inPattern = await syntax.search({ pattern: "", rule: await readRuleConfig("rule: {any: [{pattern: 'done()'}, {pattern: 'await done()'}]}", false), language: "javascript" });
       expect(inPattern.stats.candidates).toBe(1);
       expect(inPattern.outcomes.flatMap((o) => o.matches.map((m) => m.text))).toEqual(["await done()", "done()"]);
     } finally {

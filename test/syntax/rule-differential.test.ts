@@ -53,7 +53,7 @@ describe.each(RULE_SAMPLES.map((s) => [s.language, s] as const))("rules agree wi
     const theirs = astGrep("", sample.language, join(dir.path, sample.file), text);
     if (c.none) expect(theirs).toEqual([]);
     else expect(theirs.length).toBeGreaterThan(0); // a case both sides miss proves nothing
-    const answer = await syntax.search({ pattern: "", rule: readRuleConfig(text, false), path: sample.file });
+    const answer = await syntax.search({ pattern: "", rule: await readRuleConfig(text, false), path: sample.file });
     const ours = answer.outcomes.flatMap((o) => o.matches.map((m) => `${m.start.line}:${m.start.column}-${m.end.line}:${m.end.column} ${m.text.split("\n")[0]}`));
     expect(ours.sort(byPosition)).toEqual(theirs);
   });
@@ -65,7 +65,7 @@ describe("rule rewrites leave the file ast-grep's fix leaves", () => {
     await using dir = await tempDir();
     await dir.write({ [c.file]: sample.code });
     const text = config(sample, c.yaml);
-    const rule = readRuleConfig(text, true);
+    const rule = await readRuleConfig(text, true);
     const syntax = new SyntaxService({ workdir: dir.path, source: bunPrimitives.grammars, workers: 0 });
     let updated: string | undefined;
     try {
@@ -97,7 +97,7 @@ describe("the worked examples of docs/ast-grep.md agree with ast-grep", () => {
     expect(theirs.length).toBeGreaterThan(0);
     const syntax = new SyntaxService({ workdir: dir.path, source: bunPrimitives.grammars, workers: 0 });
     try {
-      const answer = await syntax.search({ pattern: "", rule: readRuleConfig(text, false), path: sample.file });
+      const answer = await syntax.search({ pattern: "", rule: await readRuleConfig(text, false), path: sample.file });
       const ours = answer.outcomes.flatMap((o) => o.matches.map((m) => `${m.start.line}:${m.start.column}-${m.end.line}:${m.end.column} ${m.text.split("\n")[0]}`));
       expect(ours.sort(byPosition)).toEqual(theirs);
       expect(theirs.some((m) => m.includes("comment"))).toBe(false);

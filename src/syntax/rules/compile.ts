@@ -8,7 +8,7 @@ import { requiredLiterals } from "./literals.ts";
 import { parsePosition } from "./nth-child.ts";
 import { potentialKinds } from "./kinds.ts";
 import { toJsRegex } from "./regex.ts";
-import { RuleConfigError } from "./validate.ts";
+import { RuleConfigError } from "./rule-error.ts";
 import type { PatternSpec, RelationSpec, RuleConfig, RuleSpec } from "./spec.ts";
 
 function compileRule(language: string, config: RuleConfig, parser: Parser, patterns: (source: string) => Pattern): CompiledRule {

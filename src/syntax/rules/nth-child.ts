@@ -1,5 +1,5 @@
 // nthChild positions: a number, or CSS's An+B, read as ast-grep reads them (1-based, named siblings).
-import { RuleConfigError } from "./validate.ts";
+import { RuleConfigError } from "./rule-error.ts";
 
 export interface Position {
   /** A in An+B; 0 for a plain number. */

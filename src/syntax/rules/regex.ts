@@ -1,6 +1,6 @@
 // ast-grep's `regex` is a Rust regex over a node's whole text (found anywhere in it, not anchored).
 // JavaScript's RegExp reads the same common syntax; the few Rust spellings that differ are rewritten.
-import { RuleConfigError } from "./validate.ts";
+import { RuleConfigError } from "./rule-error.ts";
 
 export function toJsRegex(source: string, path: string): { source: string; flags: string } {
   let body = source;

@@ -1,26 +1,22 @@
 // Reads an ast-grep rule config (YAML text, JSON text or an object) and checks its shape: every key
 // known, every value of its type, each error naming the key's path and the keys valid there. Needs
 // no grammar, so a malformed rule is refused before any worker or file is touched.
-import { parseDocument } from "yaml";
 import { ToolFailure } from "../../answer/failure.ts";
-import { PatternError } from "../pattern.ts";
+import { RuleConfigError } from "./rule-error.ts";
+import { ruleTextValue } from "./rule-text.ts";
 import { CASE_NAMES, RULE_KEYS, SEPARATORS, type NthChildSpec, type PatternSpec, type RangeSpec, type RelationSpec, type RuleConfig, type RuleSpec, type TransformSpec } from "./spec.ts";
 
 const STRICTNESS = ["cst", "smart", "ast", "relaxed", "signature"];
 /** Keys of a rule file that describe it and change no match; accepted so a whole ast-grep rule file can be pasted. */
 const DESCRIPTIVE_KEYS = ["id", "message", "severity", "note", "url", "metadata"];
 
-export class RuleConfigError extends PatternError {
-  override name = "RuleConfigError";
-}
-
 type Json = unknown;
 type Obj = Record<string, Json>;
 
 /** readRuleConfig for a tool's argument: a malformed config is an invalid_pattern failure naming the key. */
-export function ruleConfigArgument(input: string | Obj, forEdit: boolean): RuleConfig {
+export async function ruleConfigArgument(input: string | Obj, forEdit: boolean): Promise<RuleConfig> {
   try {
-    return readRuleConfig(input, forEdit);
+    return await readRuleConfig(input, forEdit);
   } catch (error) {
     if (error instanceof RuleConfigError) throw new ToolFailure(error.message, { code: "invalid_pattern" });
     throw error;
@@ -28,8 +24,8 @@ export function ruleConfigArgument(input: string | Obj, forEdit: boolean): RuleC
 }
 
 /** The config, read and checked; `forEdit` admits `transform` and `fix` (ast_edit). */
-export function readRuleConfig(input: string | Obj, forEdit: boolean): RuleConfig {
-  const value = typeof input === "string" ? parseText(input) : input;
+export async function readRuleConfig(input: string | Obj, forEdit: boolean): Promise<RuleConfig> {
+  const value = typeof input === "string" ? await ruleTextValue(input) : input;
   const top = [...["rule", "constraints", "utils", "language"], ...(forEdit ? ["transform", "fix"] : []), ...DESCRIPTIVE_KEYS];
   const config = object(value, "the rule config", top, forEdit ? undefined : { transform: "ast_grep only searches: pass transform to ast_edit", fix: "ast_grep only searches: pass fix (or rewrite) to ast_edit" });
   if (!("rule" in config)) throw new RuleConfigError(`The rule config has no \`rule\` key. Write the rule under it, as in ast-grep: {"rule": {"pattern": "foo($A)"}}.`);
@@ -40,23 +36,6 @@ export function readRuleConfig(input: string | Obj, forEdit: boolean): RuleConfi
   if (config.language !== undefined) out.language = text(config.language, "language");
   if (config.fix !== undefined) out.fix = text(config.fix, "fix");
   return out;
-}
-
-/** YAML is a superset of JSON, so one parser reads both; its errors carry the line and column. */
-function parseText(source: string): Json {
-  const doc = parseDocument(source);
-  const error = doc.errors[0];
-  if (error) {
-    const at = error.linePos?.[0];
-    const where = at ? ` at line ${at.line}, column ${at.col}` : "";
-    // The parser's own message repeats the place and draws the line; the place is said once, first.
-    const what = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-    const line = at ? source.split("\n")[at.line - 1] : undefined;
-    throw new RuleConfigError(
-      `The rule is not valid YAML${where}: ${what}${line !== undefined ? ` (the line: ${JSON.stringify(line)})` : ""}. Write it as ast-grep's YAML (rule:\\n  pattern: foo($A)) or as a JSON object.`,
-    );
-  }
-  return doc.toJS();
 }
 
 function rule(value: Json, path: string, extra: readonly string[] = []): RuleSpec {
