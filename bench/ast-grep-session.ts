@@ -153,19 +153,24 @@ async function round(language: string, workdir: string, astGrep: string, pattern
   }
 }
 
-/** One more cold call (spawn to the first answer, config as the round wrote it) over an ast-grep run of the same pattern, made first or after it. */
-async function coldPair(language: string, astGrep: string, workdir: string, pattern: string, astGrepFirst: boolean): Promise<number> {
-  const astGrepMs = () => astGrepRun({ language, astGrepLanguage: astGrep, pattern }, workdir, AST_GREP_NICE).ms;
-  const before = astGrepFirst ? astGrepMs() : undefined;
+/** A fresh sidecar on the config as last written: ms from spawning it to its answer to `pattern`. */
+async function spawnToFirstAnswer(language: string, pattern: string): Promise<number> {
   const started = performance.now();
   const sidecar = await spawnSidecar([binary, "serve", "--config", config]);
   try {
     await search(sidecar, await sidecar.connect(), pattern, language);
-    const cold = performance.now() - started;
-    return cold / (before ?? astGrepMs());
+    return performance.now() - started;
   } finally {
     await sidecar.stop();
   }
+}
+
+/** One more cold call (config as the round wrote it) over an ast-grep run of the same pattern, made first or after it. */
+async function coldPair(language: string, astGrep: string, workdir: string, pattern: string, astGrepFirst: boolean): Promise<number> {
+  const astGrepMs = () => astGrepRun({ language, astGrepLanguage: astGrep, pattern }, workdir, AST_GREP_NICE).ms;
+  const before = astGrepFirst ? astGrepMs() : undefined;
+  const cold = await spawnToFirstAnswer(language, pattern);
+  return cold / (before ?? astGrepMs());
 }
 
 /** Spawn to the first answer on a workdir of one small file of the language (written to a temporary folder). */
@@ -174,14 +179,7 @@ async function fixedCost(language: string, pattern: string): Promise<number> {
   try {
     writeFileSync(join(workdir, `one.${EXTENSIONS[language] ?? language}`), `${pattern}\n`);
     writeFileSync(config, JSON.stringify({ workdir, resources: { parser: PARSER } }));
-    const started = performance.now();
-    const sidecar = await spawnSidecar([binary, "serve", "--config", config]);
-    try {
-      await search(sidecar, await sidecar.connect(), pattern, language);
-      return performance.now() - started;
-    } finally {
-      await sidecar.stop();
-    }
+    return await spawnToFirstAnswer(language, pattern);
   } finally {
     rmSync(workdir, { recursive: true, force: true });
   }
