@@ -26,7 +26,7 @@ export function loadKinds(workdir: string): Kind[] {
   const hoverFile = "src/tool/budget.ts";
   const hoverLine = fixtureLine(hoverFile, "export function capList");
   const definitionFile = "src/run/start.ts";
-  const definitionLine = fixtureLine(definitionFile, "const services = connectResources(");
+  const definitionLine = fixtureLine(definitionFile, "const resources = connectResources(");
   const evalCall = (language: "python" | "javascript") => (client: Client, session: number, sequence: number) => {
     const code = language === "python" ? `_seen.append(${session * 1e6 + sequence}); len(_seen)` : `globalThis.seen.push(${session * 1e6 + sequence}); seen.length`;
     return client.callTool({ name: "eval", arguments: { code, description: "load bench cell counting its calls", language } }, undefined, {
