@@ -5,14 +5,19 @@
 import { isEmbeddedPath } from "./embedded-paths.ts";
 
 /**
- * WebAssembly functions larger than this are never compiled by the optimising tier (OMG); they
- * stay in the baseline compiler's code (BBQ). A grammar's lexers are such functions (C++'s: 89 and
- * 30 KB): by default the engine's one WebAssembly compiler thread recompiled them with every
- * optimisation while the first search parsed, taking one of two cores from the parse workers, and
- * a cold C++ search took 4.6× ast-grep's time; with the cap 2.6× (bench/ast-grep-session.ts, the
- * start-over included). docs/performance.md, Engine options, has the figures of every language.
+ * - `maximumOMGCandidateCost`: WebAssembly functions larger than this are never compiled by the
+ *   optimising tier (OMG); they stay in the baseline compiler's code (BBQ). A grammar's lexers are
+ *   such functions (C++'s: 89 and 30 KB): by default the engine's one WebAssembly compiler thread
+ *   recompiled them with every optimisation while the first search parsed, taking one of two cores
+ *   from the parse workers, and a cold C++ search took 4.6× ast-grep's time; with the cap 2.6×.
+ * - `useFTLJIT=false`: JavaScript stops at the DFG tier. This engine compiles JavaScript on the
+ *   thread that runs it (useConcurrentJIT is off), so each FTL compile of the matcher and of
+ *   web-tree-sitter's glue stalled a parse worker mid-search, in every worker again; a cold search's
+ *   matching took 2–3× its time in one thread. Without it, an in-process first search fell
+ *   1.15–1.3× in Rust and Python. WebAssembly keeps its optimising tier (useOMGJIT is separate).
+ * docs/performance.md, Engine options, has the figures of every language.
  */
-export const ENGINE_OPTIONS: Readonly<Record<string, string>> = { BUN_JSC_maximumOMGCandidateCost: "5000" };
+export const ENGINE_OPTIONS: Readonly<Record<string, string>> = { BUN_JSC_maximumOMGCandidateCost: "5000", BUN_JSC_useFTLJIT: "false" };
 
 /** Set by the start-over, so the process after it knows these options are its own. */
 const STARTED_OVER = "SIDECAR_ENGINE_OPTIONS_SET";

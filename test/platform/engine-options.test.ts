@@ -1,6 +1,6 @@
 // `serve` starts itself over (same pid) with the engine options it needs (ENGINE_OPTIONS: the cap on
-// which WebAssembly functions the optimising tier compiles), which the engine reads only at its
-// start; its children never inherit them. A harness that set one itself keeps its own choice.
+// which WebAssembly functions the optimising tier compiles, and JavaScript without its top tier),
+// which the engine reads only at its start; its children never inherit them. A harness that set one itself keeps its own choice.
 // /proc/<pid>/environ is the environment the process image began with: what the engine read.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -10,7 +10,7 @@ import { ENGINE_OPTIONS } from "../../src/platform/engine-options.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
-const [NAME, VALUE] = Object.entries(ENGINE_OPTIONS)[0]!;
+const NAME = Object.keys(ENGINE_OPTIONS)[0]!;
 
 function startingEnvironment(pid: number): string[] {
   return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
@@ -34,13 +34,14 @@ describe("engine options", () => {
     for (const name of Object.keys(env)) if (name.startsWith("BUN_JSC_")) delete env[name];
     const seen = await kernelSees(env);
     expect(seen.pid).toBe(seen.childPid); // replaced itself: the harness's pid is the server's
-    expect(seen.environ).toContain(`${NAME}=${VALUE}`);
+    for (const [name, value] of Object.entries(ENGINE_OPTIONS)) expect(seen.environ).toContain(`${name}=${value}`);
     expect(seen.kernel).toContain("[] None");
   }, 60_000);
 
   test("a harness that set one keeps its value, and the sidecar does not start over", async () => {
     const seen = await kernelSees({ ...process.env, [NAME]: "7000" });
     expect(seen.environ).toContain(`${NAME}=7000`);
+    for (const name of Object.keys(ENGINE_OPTIONS).filter((other) => other !== NAME)) expect(seen.environ.some((entry) => entry.startsWith(`${name}=`))).toBe(false);
     expect(seen.environ.some((entry) => entry.startsWith("SIDECAR_ENGINE_OPTIONS_SET="))).toBe(false);
     expect(seen.kernel).toContain(`['${NAME}'] 7000`);
   }, 60_000);
