@@ -18,6 +18,10 @@ import { countOption, optionArg } from "./args.ts";
 import { astGrepRun } from "./ast-grep-corpus.ts";
 import { SESSIONS } from "./ast-grep-sessions.ts";
 import { median } from "./stats.ts";
+import { engineAsServe } from "./engine.ts";
+
+/** Before anything is measured: the bench runs the engine as serve does (bench/engine.ts). */
+const ENGINE = engineAsServe();
 
 const USAGE = "bun bench/ast-grep-phases.ts --corpus DIR [--only LANG] [--runs N] [--session]";
 const corpusArg = optionArg("--corpus");
@@ -83,7 +87,7 @@ if (SESSION) {
     }
     loads.push(loadavg()[0]!);
   }
-  console.log(`the session in one fresh service per language (warm-up, then a search a second); Σ: summed over ${availableParallelism()} workers; load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);
+  console.log(`the session in one fresh service per language (warm-up, then a search a second); Σ: summed over ${availableParallelism()} workers; load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}; ${ENGINE}`);
   printTable(rows);
   process.exit(0);
 }
@@ -122,5 +126,5 @@ for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSION
     `${samples[0]!.parsed} / ${samples[0]!.candidates}`,
   ]);
 }
-console.log(`pattern: each language's first session pattern; ${RUNS} fresh services each, medians; Σ: summed over ${availableParallelism()} workers; load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);
+console.log(`pattern: each language's first session pattern; ${RUNS} fresh services each, medians; Σ: summed over ${availableParallelism()} workers; load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}; ${ENGINE}`);
 printTable(rows);

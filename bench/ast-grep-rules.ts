@@ -11,6 +11,10 @@ import { SyntaxService } from "../src/syntax/service.ts";
 import { countArg } from "./args.ts";
 import { buildCorpus } from "./ast-grep-corpus.ts";
 import { median, ms } from "./stats.ts";
+import { engineAsServe } from "./engine.ts";
+
+/** Before anything is measured: the bench runs the engine as serve does (bench/engine.ts). */
+const ENGINE = engineAsServe();
 
 const AST_GREP = join(import.meta.dir, "../node_modules/.bin/ast-grep");
 const rounds = countArg(2, "rounds", 3, "usage: bun bench/ast-grep-rules.ts [rounds]");
@@ -34,7 +38,7 @@ function astGrepScan(language: string, yaml: string, corpus: string): { ms: numb
 }
 
 const corpus = buildCorpus();
-console.log(`${rounds} round(s), ${availableParallelism()} worker(s)`);
+console.log(`${rounds} round(s), ${availableParallelism()} worker(s); ${ENGINE}`);
 for (const r of RULES) {
   const cold: number[] = [];
   const warm: number[] = [];

@@ -20,6 +20,10 @@ import { astGrepRun, buildCorpus, CORPUS_CASES, DEFAULT_CASES } from "./ast-grep
 import { countOption, optionArg } from "./args.ts";
 import { median } from "./stats.ts";
 import type { FloorJob } from "./wasm-floor-worker.ts";
+import { engineAsServe } from "./engine.ts";
+
+/** Before anything is measured: the bench runs the engine as serve does (bench/engine.ts). */
+const ENGINE = engineAsServe();
 
 const USAGE = "bun bench/wasm-floor.ts [--corpus DIR] [--only TEXT] [--threads N=2] [--passes N=3]";
 const THREADS = countOption("--threads", 2, USAGE);
@@ -90,3 +94,4 @@ const widths = rows[0]!.map((_, k) => Math.max(...rows.map((r) => r[k]!.length))
 for (const row of rows) console.log(row.map((cell, k) => cell.padEnd(widths[k]!)).join("  "));
 console.log(`median first-pass ratio (bare parse of the candidates, ${THREADS} threads) / ast-grep: ${median(firstRatios).toFixed(2)}×`);
 console.log(`load average (1 min) during the run: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${availableParallelism()} cores; corpus ${join(corpus)}`);
+console.log(ENGINE);

@@ -27,15 +27,16 @@ const STARTED_OVER = "SIDECAR_ENGINE_OPTIONS_SET";
  * whoever started the sidecar set any of them, which is theirs to decide), it takes out what it set
  * itself, so no child (a language server on this Bun, a kernel) inherits it. Does nothing where
  * the process cannot replace itself (Windows; a runtime without process.execve): the sidecar runs
- * with the engine's defaults there, slower on a cold first search only.
+ * with the engine's defaults there, slower on a cold first search only. Says which engine runs
+ * (the bench scripts print it): its own options, the caller's, or the defaults.
  */
-export function startOverWithEngineOptions(): void {
+export function startOverWithEngineOptions(): "own" | "caller's" | "defaults" {
   if (process.env[STARTED_OVER] !== undefined) {
     for (const name of [STARTED_OVER, ...Object.keys(ENGINE_OPTIONS)]) delete process.env[name];
-    return;
+    return "own";
   }
-  if (typeof Bun === "undefined" || process.platform === "win32" || typeof process.execve !== "function") return;
-  if (Object.keys(ENGINE_OPTIONS).some((name) => process.env[name] !== undefined)) return;
+  if (Object.keys(ENGINE_OPTIONS).some((name) => process.env[name] !== undefined)) return "caller's";
+  if (typeof Bun === "undefined" || process.platform === "win32" || typeof process.execve !== "function") return "defaults";
   // A compiled binary's argv[1] is its embedded entry, which it finds by itself; from source, the
   // runtime's own flags and the script come back too.
   const args = isEmbeddedPath(Bun.main) ? process.argv.slice(2) : [...process.execArgv, ...process.argv.slice(1)];
@@ -44,4 +45,5 @@ export function startOverWithEngineOptions(): void {
   } catch {
     // Not replaced (a sandbox that forbids exec): go on with the engine's defaults.
   }
+  return "defaults";
 }

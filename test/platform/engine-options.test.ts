@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSidecar } from "../../build/spawn-sidecar.ts";
-import { ENGINE_OPTIONS } from "../../src/platform/engine-options.ts";
+import { ENGINE_OPTIONS, startOverWithEngineOptions } from "../../src/platform/engine-options.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
@@ -45,4 +45,21 @@ describe("engine options", () => {
     expect(seen.environ.some((entry) => entry.startsWith("SIDECAR_ENGINE_OPTIONS_SET="))).toBe(false);
     expect(seen.kernel).toContain(`['${NAME}'] 7000`);
   }, 60_000);
+
+  // In this process, without replacing it: the two answers that return (the bench scripts print them).
+  test("says whose options the engine runs with", () => {
+    const saved = { ...process.env };
+    try {
+      for (const name of Object.keys(process.env)) if (name.startsWith("BUN_JSC_") || name.startsWith("SIDECAR_ENGINE")) delete process.env[name];
+      process.env[NAME] = "7000";
+      expect(startOverWithEngineOptions()).toBe("caller's");
+      expect(process.env[NAME]).toBe("7000");
+      Object.assign(process.env, ENGINE_OPTIONS, { SIDECAR_ENGINE_OPTIONS_SET: "1" });
+      expect(startOverWithEngineOptions()).toBe("own");
+      for (const name of [...Object.keys(ENGINE_OPTIONS), "SIDECAR_ENGINE_OPTIONS_SET"]) expect(process.env[name]).toBeUndefined();
+    } finally {
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+      Object.assign(process.env, saved);
+    }
+  });
 });
