@@ -32,15 +32,30 @@ test("rust-analyzer: a query the server answers \"content modified\" while the f
       if (refs && refs.length > FUNCTIONS) break;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
-    // Each round: a references request, then a change on its heels (an edit while it works).
+    // Each round: a references request, then a change on its heels (an edit while it works). The
+    // change goes right after the round's first request is on the wire: a query waits (for progress
+    // to end) before it sends, and a change sent when the query was called went out first, leaving
+    // the server nothing to race (a CI run had 20 query rounds and no retry).
+    const send = client.request.bind(client);
     const round = async (ask: (c: LanguageServerClient) => Promise<unknown>) => {
       const open = client.documents.get(uriOf(path))!;
-      const asked = ask(client).then(
-        () => "answered",
-        (error: Error) => (error instanceof ContentModified ? "content modified" : error.message),
-      );
-      sendChange(client, uriOf(path), open, `${open.text}// ${open.version}\n`);
-      return asked;
+      let changed = false;
+      client.request = <R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> => {
+        const sent = send<R>(method, params, signal);
+        if (!changed) {
+          changed = true;
+          sendChange(client, uriOf(path), open, `${open.text}// ${open.version}\n`);
+        }
+        return sent;
+      };
+      try {
+        return await ask(client).then(
+          () => "answered",
+          (error: Error) => (error instanceof ContentModified ? "content modified" : error.message),
+        );
+      } finally {
+        client.request = send;
+      }
     };
     const params = { ...at, context: { includeDeclaration: true } };
     const direct: string[] = [];
