@@ -7,8 +7,12 @@ import type { FileRef } from "./file-search.ts";
 /**
  * Slots of the table (one byte each). A path's slot is a hash of it: two paths on one slot share a
  * home, which costs a little balance and never a wrong answer (any worker can search any file).
+ * The byte is the home plus one (0: none yet), and HELD once the home has cached the file.
  */
 const SLOTS = 1 << 18;
+/** The home has cached the file (text or tree): another worker should leave it to the home. */
+const HELD = 0x80;
+const HOME = 0x7f;
 
 export class FileHomes {
   private readonly slots: Uint8Array;
@@ -32,12 +36,23 @@ export class FileHomes {
    * splitting at once agree: a home is claimed with compare-and-swap, and the loser takes the winner's.
    */
   split(files: readonly FileRef[]): FileRef[][] {
+    return this.splitCounting(files).shares;
+  }
+
+  /**
+   * `split`, and how many of the files no home holds cached: the files a worker done with its own
+   * share may take from another's (ShareClaims). None in a search over files searched before.
+   */
+  splitCounting(files: readonly FileRef[]): { shares: FileRef[][]; takeable: number } {
     const shares: FileRef[][] = Array.from({ length: this.workers }, () => []);
     const load = new Array<number>(this.workers).fill(0);
     const fresh: Array<{ file: FileRef; slot: number }> = [];
+    let takeable = 0;
     for (const file of files) {
       const slot = slotOf(file.path);
-      const home = Atomics.load(this.slots, slot) - 1;
+      const value = Atomics.load(this.slots, slot);
+      if (!(value & HELD)) takeable++;
+      const home = (value & HOME) - 1;
       if (home < 0 || home >= this.workers) fresh.push({ file, slot });
       else {
         shares[home]!.push(file);
@@ -48,11 +63,44 @@ export class FileHomes {
     for (const { file, slot } of fresh) {
       const lightest = load.indexOf(Math.min(...load));
       const before = Atomics.compareExchange(this.slots, slot, 0, lightest + 1);
-      const home = before === 0 || before - 1 >= this.workers ? lightest : before - 1;
+      const home = before === 0 || (before & HOME) - 1 >= this.workers ? lightest : (before & HOME) - 1;
       shares[home]!.push(file);
       load[home]! += file.size;
     }
-    return shares;
+    return { shares, takeable };
+  }
+
+  /**
+   * `path` is now cached by `worker`, which searched it for another worker's share (ShareClaims):
+   * the next split sends it there. A split racing this may still send it to its old home, which
+   * costs one parse there, never a match.
+   */
+  rehome(path: string, worker: number): void {
+    Atomics.store(this.slots, slotOf(path), (worker + 1) | HELD);
+  }
+
+  /** `worker` cached `path` (its text or its tree): marked when `path`'s home is `worker`. */
+  markHeld(path: string, worker: number): void {
+    const slot = slotOf(path);
+    for (;;) {
+      const value = Atomics.load(this.slots, slot);
+      if ((value & HOME) !== worker + 1 || value & HELD) return;
+      if (Atomics.compareExchange(this.slots, slot, value, value | HELD) === value) return;
+    }
+  }
+
+  /** The worker `path` goes to, or -1 before any split has given it one. */
+  homeOf(path: string): number {
+    return (Atomics.load(this.slots, slotOf(path)) & HOME) - 1;
+  }
+
+  /**
+   * Whether `path`'s home has cached it once (it may have been evicted since). A worker done with
+   * its own share takes only files no home holds: one its home has cached costs the home a lookup
+   * and would cost the taker a read and a parse.
+   */
+  isHeld(path: string): boolean {
+    return (Atomics.load(this.slots, slotOf(path)) & HELD) !== 0;
   }
 }
 

@@ -45,6 +45,13 @@ export interface SearchJob {
 
 export type { MatchRecord, Position } from "./match-record.ts";
 
+/** A file a job searches, and whether it came from another worker's share (ShareClaims). */
+export interface ClaimedFile {
+  file: FileRef;
+  /** From another worker's share: all its records are built (see run), and its home moves here. */
+  taken: boolean;
+}
+
 export interface FileOutcome {
   path: string;
   /** Every match in the file, counted even when its record was not built. */
@@ -77,6 +84,8 @@ export interface JobStats {
   remembered: number;
   /** Times the pattern was compiled for the search: once, by whichever thread saw it first. */
   compiled: number;
+  /** Files taken from another worker's share once this one's was done (ShareClaims). */
+  taken: number;
   /** Where the job's time went. */
   ms: JobPhases;
 }
@@ -146,6 +155,13 @@ interface SearcherOptions {
    * to a third of the search's time; freed at once, the next parse reuses the same warm memory.
    */
   deferTrees?: boolean;
+  /** Told each path this searcher caches (text or tree), to mark the file held by this worker (FileHomes). */
+  onCached?: (path: string) => void;
+  /**
+   * Whether a path still goes to this searcher (FileHomes): a file of the warm-up's list that another
+   * worker took during a search (ShareClaims) is parsed ahead there, not here.
+   */
+  homedHere?: (path: string) => boolean;
 }
 
 export class FileSearcher {
@@ -162,6 +178,8 @@ export class FileSearcher {
   /** Files no search has read yet, to be parsed ahead while the cache holds less than primeBudget (prime). */
   private unprimed: FileRef[] = [];
   private primeRoot = "";
+  /** The languages of the files given to prime (the warm-up's). */
+  private primeLanguages = new Set<string>();
   private primeBudget = 0;
 
   constructor(
@@ -170,26 +188,37 @@ export class FileSearcher {
     private readonly options: SearcherOptions = {},
   ) {}
 
-  /** `cancelled` is polled between files; a macrotask yield now and then lets a cancel message in. */
-  async run(job: SearchJob, cancelled: () => boolean = () => false): Promise<JobResult> {
+  /**
+   * `cancelled` is polled between files; a macrotask yield now and then lets a cancel message in.
+   * `claim`, when given, hands out the files (ShareClaims: the job's own share, then files of the
+   * other workers' shares) in place of `job.files`.
+   */
+  async run(job: SearchJob, cancelled: () => boolean = () => false, claim?: () => ClaimedFile | undefined): Promise<JobResult> {
     const began = performance.now();
     const parser = await this.parser(job.language);
     const pattern = job.compiled ?? this.compileWith(parser, job.language, job.pattern, job.rule);
-    const stats: JobStats = { candidates: 0, parsed: 0, resumed: 0, cached: 0, remembered: 0, compiled: job.compiled ? 0 : 1, ms: { ...noJobPhases(), load: performance.now() - began } };
+    const stats: JobStats = { candidates: 0, parsed: 0, resumed: 0, cached: 0, remembered: 0, compiled: job.compiled ? 0 : 1, taken: 0, ms: { ...noJobPhases(), load: performance.now() - began } };
     let filesMs = 0;
     const search = searchKey(job);
     const outcomes: FileOutcome[] = [];
     const budget = { records: job.maxRecords ?? Number.POSITIVE_INFINITY };
-    const files = [...job.files].sort(byPath);
+    const next = claim ?? inPathOrder(job.files);
     let yielded = performance.now();
-    for (const file of files) {
+    for (let claimed = next(); claimed; claimed = next()) {
       if (performance.now() - yielded >= WORK_BETWEEN_YIELDS_MS) {
         await yieldToEventLoop();
         yielded = performance.now();
       }
       if (cancelled()) throw new SearchCancelled();
       const fileBegan = performance.now();
-      const outcome = await this.searchFile(file, job, search, pattern, parser, stats, budget);
+      // The records kept are the first maxRecords in path order: a worker stops building them for
+      // its own share once it has that many, all of them before the file where it stopped. A file
+      // taken from another share comes after the worker's own in its order, not in the path order,
+      // so it gets its own budget (its first maxRecords), and is never the one cut short.
+      const fileBudget = claimed.taken ? { records: job.maxRecords ?? Number.POSITIVE_INFINITY } : budget;
+      if (claimed.taken) stats.taken++;
+      const file = claimed.file;
+      const outcome = await this.searchFile(file, job, search, pattern, parser, stats, fileBudget);
       filesMs += performance.now() - fileBegan;
       // Only files with a match or a skip are reported: the rest would be cloned to the main thread to be dropped.
       if (outcome && (outcome.count > 0 || outcome.skipped || outcome.parseErrors)) outcomes.push(outcome);
@@ -224,7 +253,17 @@ export class FileSearcher {
   prime(root: string, files: FileRef[], budgetChars: number): void {
     this.primeRoot = root;
     this.unprimed = files.filter((file) => file.language !== undefined).reverse();
+    this.primeLanguages = new Set(this.unprimed.map((file) => file.language!));
     this.primeBudget = budgetChars;
+  }
+
+  /**
+   * Files this searcher took from another worker's share in a search (ShareClaims), parsed ahead
+   * here as the warm-up would have had their old home parse them (which now passes them over): only
+   * in the warm-up's languages, and none in a run without a warm-up.
+   */
+  primeTaken(files: readonly FileRef[]): void {
+    this.unprimed.push(...files.filter((file) => file.language !== undefined && this.primeLanguages.has(file.language)));
   }
 
   /**
@@ -290,6 +329,7 @@ export class FileSearcher {
   private async primeOne(giveWay: GiveWay): Promise<boolean> {
     while (this.unprimed.length > 0) {
       const file = this.unprimed.pop()!;
+      if (this.options.homedHere && !this.options.homedHere(file.path)) continue;
       const held = this.cache.peek(file.path);
       // Has its tree, waits for refillOne, or was since read changed or in another language.
       if (held && (held.tree || this.unfilled.has(file.path) || !isSameVersion(held, file.size, file.mtimeMs, file.language))) continue;
@@ -310,7 +350,7 @@ export class FileSearcher {
         // A search may have put or parsed the file while the parser loaded or the parse ran.
         const now = this.cache.peek(file.path);
         if (held && now === held && !held.tree) held.tree = tree;
-        else if (!held && !now) this.cache.put({ ...file, language: file.language!, text, tree });
+        else if (!held && !now) this.cachePut({ ...file, language: file.language!, text, tree });
         else tree.delete();
       };
       if (!(await this.parseAhead({ path: file.path, language: file.language!, text, keep }, giveWay))) this.unprimed.push(file); // goes on later, once nothing waits
@@ -367,7 +407,7 @@ export class FileSearcher {
     const holds = facts.holdsAll(text, pattern);
     stats.ms.prefilter += performance.now() - read;
     if (!holds) {
-      if (!cached) this.cache.put({ ...file, language: job.language, text, facts });
+      if (!cached) this.cachePut({ ...file, language: job.language, text, facts });
       return undefined;
     }
     stats.candidates++;
@@ -430,11 +470,16 @@ export class FileSearcher {
 
   /** Caches a file parsed for the first time: with its tree, or (deferTrees) its text alone. */
   private keep(entry: ParsedFile & { tree: Tree }): void {
-    if (!this.options.deferTrees) return this.cache.put(entry);
+    if (!this.options.deferTrees) return this.cachePut(entry);
     const { tree, ...withoutTree } = entry;
     tree.delete();
-    this.cache.put(withoutTree);
+    this.cachePut(withoutTree);
     this.unfilled.add(entry.path);
+  }
+
+  private cachePut(entry: ParsedFile): void {
+    this.cache.put(entry);
+    this.options.onCached?.(entry.path);
   }
 
   private parser(language: string): Promise<Parser> {
@@ -516,6 +561,13 @@ function matchRecord(text: string, match: NodeMatch): MatchRecord {
 /** 1-based line and column (UTF-16 code units, as editors count them). */
 function position(text: string, point: { row: number }, index: number): Position {
   return { line: point.row + 1, column: index - (text.lastIndexOf("\n", index - 1) + 1) + 1 };
+}
+
+/** A job's own files, one at a time in path order (the order its records are built in). */
+function inPathOrder(files: readonly FileRef[]): () => ClaimedFile | undefined {
+  const sorted = [...files].sort(byPath);
+  let at = 0;
+  return () => (at < sorted.length ? { file: sorted[at++]!, taken: false } : undefined);
 }
 
 /** Orders files (or their outcomes) by path, as every answer lists them: code-unit order, not the locale's. */

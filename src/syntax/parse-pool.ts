@@ -12,6 +12,7 @@ import { addJobPhases, noJobPhases, type SearchPhases } from "./search-phases.ts
 import { FileHomes } from "./file-homes.ts";
 import { byLanguage, countByLanguage } from "./language-groups.ts";
 import { packFiles, type PackedFiles } from "./packed-files.ts";
+import { ShareClaims } from "./share-claims.ts";
 import { ParseCache } from "./parse-cache.ts";
 import { PatternError } from "./pattern.ts";
 import type { Query } from "./rules/compiled.ts";
@@ -120,16 +121,19 @@ export class ParsePool {
     const { patterns } = plan;
     let done = 0;
     progress(0, plan.files);
-    const jobs: Array<{ slot: WorkerSlot; language: string; share: PackedFiles }> = [];
+    const jobs: Array<{ slot: WorkerSlot; language: string; share: PackedFiles; sharing?: { claims: SharedArrayBuffer; shares: PackedFiles[]; index: number } }> = [];
     for (const [lang, shares] of plan.shares) {
+      // Files are claimed through shared flags once two workers or more have some, and some may be
+      // taken (ShareClaims).
+      const claims = plan.takeable.has(lang) && shares.filter((share) => share.sizes.length > 0).length > 1 ? ShareClaims.memory(shares.map((share) => share.sizes.length)) : undefined;
       // Without a listing the pattern is compiled by a job: the first worker gets one, even with no file.
       shares.forEach((share, k) => {
-        if (share.sizes.length > 0 || (!patterns.has(lang) && k === 0)) jobs.push({ slot: slots[k]!, language: lang, share });
+        if (share.sizes.length > 0 || (!patterns.has(lang) && k === 0)) jobs.push({ slot: slots[k]!, language: lang, share, ...(claims ? { sharing: { claims, shares, index: k } } : {}) });
       });
     }
     const results = await Promise.all(
-      jobs.map(async ({ slot, language: lang, share }) => {
-        const answer = await this.workers.send(slot, { type: "job", job: { ...search, language: lang, compiled: patterns.get(lang), files: share } }, signal);
+      jobs.map(async ({ slot, language: lang, share, sharing }) => {
+        const answer = await this.workers.send(slot, { type: "job", job: { ...search, language: lang, compiled: patterns.get(lang), files: share, ...(sharing ? { sharing } : {}) } }, signal);
         if (answer.type !== "result") throw new Error(`a parse worker answered a search with ${answer.type}`);
         progress((done += share.sizes.length), plan.files);
         if (!patterns.has(lang)) patterns.set(lang, answer.pattern);
@@ -152,14 +156,19 @@ export class ParsePool {
   private async plan(job: ScopedJob, slots: WorkerSlot[], signal: AbortSignal | undefined): Promise<SearchPlan> {
     const { scope, language } = job;
     const lister = slots[this.searches++ % slots.length]!;
-    const plan: SearchPlan = { shares: new Map(), patterns: new Map(), present: {}, failures: {}, files: 0, oversized: 0, unnamed: [] };
+    const plan: SearchPlan = { shares: new Map(), takeable: new Set(), patterns: new Map(), present: {}, failures: {}, files: 0, oversized: 0, unnamed: [] };
     if (scope.kind === "files") {
-      for (const [lang, files] of byLanguage(scope.files, language)) plan.shares.set(lang, this.homes.split(files).map(packFiles));
+      for (const [lang, files] of byLanguage(scope.files, language)) {
+        const { shares, takeable } = this.homes.splitCounting(files);
+        plan.shares.set(lang, shares.map(packFiles));
+        if (takeable > 0) plan.takeable.add(lang);
+      }
       plan.files = scope.files.length;
     } else if (language !== undefined) {
       const answer = await this.workers.send(lister, { type: "list", scope, root: job.root, language, pattern: job.pattern, rule: job.rule }, signal);
       if (answer.type !== "listed") throw new Error(`a parse worker answered a listing with ${answer.type}`);
       plan.shares.set(language, answer.shares);
+      if (answer.takeable > 0) plan.takeable.add(language);
       plan.patterns.set(language, answer.pattern);
       ({ files: plan.files, oversized: plan.oversized } = answer);
     } else {
@@ -176,6 +185,7 @@ export class ParsePool {
           if (lang in compiled.failures) continue;
           plan.patterns.set(lang, compiled.patterns[lang]!);
           plan.shares.set(lang, compiled.shares[lang]!);
+          if (compiled.takeable[lang]! > 0) plan.takeable.add(lang);
           plan.files += listed.present[lang]!;
         }
       }
@@ -294,6 +304,12 @@ function skippedLanguages(present: Record<string, number>, failures: Record<stri
 interface SearchPlan {
   /** Per language, in language order, one packed share per worker. */
   shares: Map<string, PackedFiles[]>;
+  /**
+   * Languages with a file no worker holds cached: a worker done with its share may take such files
+   * from another's (ShareClaims). Without one, the jobs go without the other shares, which each
+   * job's message would carry for nothing (0.2 ms of this thread per call over this repository).
+   */
+  takeable: Set<string>;
   /** The pattern compiled per language, where it was (a job compiles it otherwise). */
   patterns: Map<string, Query>;
   /** Files listed per language, those where the pattern does not parse included (a search of every language). */
@@ -305,7 +321,7 @@ interface SearchPlan {
 }
 
 function emptyStats(): JobStats {
-  return { candidates: 0, parsed: 0, resumed: 0, cached: 0, remembered: 0, compiled: 0, ms: noJobPhases() };
+  return { candidates: 0, parsed: 0, resumed: 0, cached: 0, remembered: 0, compiled: 0, taken: 0, ms: noJobPhases() };
 }
 
 /** One job's counts and phases added to the search's. */
@@ -316,5 +332,6 @@ function addJobStats(into: JobStats, from: JobStats): void {
   into.cached += from.cached;
   into.remembered += from.remembered;
   into.compiled += from.compiled;
+  into.taken += from.taken;
   addJobPhases(into.ms, from.ms);
 }

@@ -10,6 +10,7 @@ import { FileSearcher, yieldToEventLoop, type FileRef } from "./file-search.ts";
 import { ParseCache } from "./parse-cache.ts";
 import { packFiles, unpackFiles, type PackedFiles } from "./packed-files.ts";
 import { PatternError } from "./pattern.ts";
+import { ShareClaims } from "./share-claims.ts";
 import type { Query } from "./rules/compiled.ts";
 import { listScope } from "./walk.ts";
 import { UNCOUNTED_MESSAGES, type FromWorker, type ToWorker } from "./worker-protocol.ts";
@@ -106,7 +107,7 @@ self.onmessage = (event) => {
       heard = 1;
       runtime = message.runtime;
       homes = new FileHomes(message.homes, message.workers);
-      searcher = new FileSearcher((id) => loader.parser(id), new ParseCache(message.cacheChars), { deferTrees: true });
+      searcher = new FileSearcher((id) => loader.parser(id), new ParseCache(message.cacheChars), { deferTrees: true, onCached: (path) => homes?.markHeld(path, slot), homedHere: (path) => homes?.homeOf(path) === slot });
       self.postMessage({ type: "ready" });
       // Workers start with the first search, which waits on this: the runtime instantiates meanwhile.
       void loader.loadRuntime().catch(() => {});
@@ -160,8 +161,14 @@ self.onmessage = (event) => {
     case "job":
       enqueue(async () => {
         try {
-          const job = { ...message.job, files: unpackFiles(message.job.files) };
-          const { outcomes, stats, pattern } = await searcher.run(job, () => cancelled.has(message.id));
+          const { sharing, ...packed } = message.job;
+          const job = { ...packed, files: unpackFiles(packed.files) };
+          const claims = sharing ? new ShareClaims(sharing.claims, sharing.shares.map(unpackFiles), sharing.index, (path) => !homes?.isHeld(path)) : undefined;
+          const { outcomes, stats, pattern } = await searcher.run(job, () => cancelled.has(message.id), claims ? () => claims.claim() : undefined);
+          // A file taken from another share is cached here now: the next search should send it here,
+          // and its tree is made here, as the warm-up would have had its old home make it.
+          for (const file of claims?.taken ?? []) homes?.rehome(file.path, sharing!.index);
+          if (claims) searcher.primeTaken(claims.taken);
           self.postMessage({ type: "result", id: message.id, outcomes, stats, pattern });
         } catch (error) {
           self.postMessage(failure(message.id, error));
@@ -178,7 +185,7 @@ async function list(message: Extract<ToWorker, { type: "list" }>): Promise<void>
     // First the pattern: one that does not parse makes the walk pointless.
     const pattern = await searcher.compile(message.language, message.pattern, message.rule);
     const { files, oversized } = listScope(message.scope, message.root, message.language);
-    self.postMessage({ type: "listed", id: message.id, shares: packedShares(files), files: files.length, oversized, pattern });
+    self.postMessage({ type: "listed", id: message.id, ...packedShares(files), files: files.length, oversized, pattern });
   } catch (error) {
     self.postMessage(failure(message.id, error));
   }
@@ -195,7 +202,7 @@ async function warmList(message: Extract<ToWorker, { type: "warm-list" }>): Prom
     const rank = new Map(languages.map((language, k) => [language, k]));
     // Each share in the languages' order, largest files first within each (split's order): the
     // commonest language is most likely the one the first search names, and gets its trees first.
-    const shares = packedShares(
+    const { shares } = packedShares(
       files.filter((f) => rank.has(f.language!)),
       (a, b) => rank.get(a.language!)! - rank.get(b.language!)!,
     );
@@ -218,17 +225,24 @@ async function compileEach(message: Extract<ToWorker, { type: "compile" }>): Pro
       }
     }
     const shares: Record<string, PackedFiles[]> = {};
-    for (const [language, files] of byLanguage(unpackFiles(message.files), undefined)) if (language in patterns) shares[language] = packedShares(files);
-    self.postMessage({ type: "compiled", id: message.id, patterns, shares, failures });
+    const takeable: Record<string, number> = {};
+    for (const [language, files] of byLanguage(unpackFiles(message.files), undefined)) {
+      if (language in patterns) ({ shares: shares[language], takeable: takeable[language] } = packedShares(files));
+    }
+    self.postMessage({ type: "compiled", id: message.id, patterns, shares, takeable, failures });
   } catch (error) {
     self.postMessage(failure(message.id, error));
   }
 }
 
-/** The files split between the workers, one packed share per worker; each share sorted by `order` (stably) when given. */
-function packedShares(files: readonly FileRef[], order?: (a: FileRef, b: FileRef) => number): PackedFiles[] {
+/**
+ * The files split between the workers, one packed share per worker, each sorted by `order` (stably)
+ * when given; and how many of them no worker holds cached (FileHomes.splitCounting).
+ */
+function packedShares(files: readonly FileRef[], order?: (a: FileRef, b: FileRef) => number): { shares: PackedFiles[]; takeable: number } {
   if (!homes) throw new Error("a parse worker was asked to split files before its hello");
-  return homes.split(files).map((share) => packFiles(order ? share.sort(order) : share));
+  const { shares, takeable } = homes.splitCounting(files);
+  return { shares: shares.map((share) => packFiles(order ? share.sort(order) : share)), takeable };
 }
 
 function failure(id: number, error: unknown): FromWorker {

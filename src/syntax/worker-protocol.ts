@@ -5,8 +5,12 @@ import type { Query } from "./rules/compiled.ts";
 import type { RuleConfig } from "./rules/spec.ts";
 import type { SearchScope } from "./walk.ts";
 
-/** A search job with its file list packed for the trip. */
-type PackedJob = Omit<SearchJob, "files"> & { files: PackedFiles };
+/**
+ * A search job with its file list packed for the trip. `sharing`, for a search split between
+ * workers: every worker's share, this job's index among them, and the flags they are claimed
+ * through (ShareClaims), so a worker done with its own share takes files of the others.
+ */
+type PackedJob = Omit<SearchJob, "files"> & { files: PackedFiles; sharing?: { claims: SharedArrayBuffer; shares: PackedFiles[]; index: number } };
 
 export type ToWorker =
   /** Modules compiled once by the pool: every worker shares their machine code. */
@@ -53,12 +57,15 @@ export const UNCOUNTED_MESSAGES: ReadonlySet<ToWorker["type"]> = new Set(["colle
 
 export type FromWorker =
   | { type: "ready" }
-  /** One share of the files per worker (by index), and how many files there are in all. */
-  | { type: "listed"; id: number; shares: PackedFiles[]; files: number; oversized: number; pattern: Query }
+  /** One share of the files per worker (by index), how many files there are in all, and how many no worker holds cached. */
+  | { type: "listed"; id: number; shares: PackedFiles[]; takeable: number; files: number; oversized: number; pattern: Query }
   /** Every file with a grammar, and how many of each language, for the compile that follows. */
   | { type: "listed-all"; id: number; files: PackedFiles; present: Record<string, number>; oversized: number; unnamed: Array<{ language: string; files: number }> }
-  /** Per language, the compiled pattern and its files' shares (one per worker), or why the pattern does not parse there. */
-  | { type: "compiled"; id: number; patterns: Record<string, Query>; shares: Record<string, PackedFiles[]>; failures: Record<string, string> }
+  /**
+   * Per language, the compiled pattern, its files' shares (one per worker) and how many of its files
+   * no worker holds cached; or why the pattern does not parse there.
+   */
+  | { type: "compiled"; id: number; patterns: Record<string, Query>; shares: Record<string, PackedFiles[]>; takeable: Record<string, number>; failures: Record<string, string> }
   /** The languages chosen, and their files' shares (one per worker). */
   | { type: "warm-listed"; id: number; languages: string[]; shares: PackedFiles[] }
   | { type: "result"; id: number; outcomes: FileOutcome[]; stats: JobStats; pattern: Query }

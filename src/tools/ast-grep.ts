@@ -52,7 +52,8 @@ export function astGrepTool(syntax: SyntaxService) {
       const answer = await syntax.search({ pattern: input.pattern ?? "", rule, path: input.path, language: input.language, maxRecords: offset + maxResults, signal: ctx.signal, progress: ctx.progress });
       const total = answer.outcomes.reduce((n, o) => n + o.count, 0);
       refusePastEnd(offset, total);
-      // Each worker built up to offset + maxResults records in path order, so the first that many overall are here.
+      // Each worker built up to offset + maxResults records in path order over its own share (and that many
+      // of each file it took from another's), so the first that many overall are here.
       const recorded = matchesOf(syntax.root, answer).slice(offset, offset + maxResults);
       const capped = { items: recorded, shown: recorded.length, note: pageNote(offset, recorded.length, total) };
       const filesMatched = answer.outcomes.filter((o) => o.count > 0).length;

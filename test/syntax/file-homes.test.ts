@@ -27,6 +27,19 @@ describe("file homes", () => {
     expect(second).toEqual([["b", "e"], ["a", "c"]]);
   });
 
+  test("a split counts the files no home holds cached, which a worker done with its share may take", () => {
+    const homes = new FileHomes(FileHomes.memory(), 2);
+    const files = [file("a", 10), file("b", 60), file("c", 30)];
+    expect(homes.splitCounting(files).takeable).toBe(3);
+    const [first] = homes.split(files);
+    homes.markHeld("b", 0); // b's home (0) cached it
+    homes.markHeld("c", 0); // not c's home: nothing changes
+    expect(first!.map((f) => f.path)).toEqual(["b"]);
+    expect(homes.splitCounting(files).takeable).toBe(2);
+    homes.rehome("a", 0); // taken by 0, which caches it now
+    expect(homes.splitCounting(files)).toEqual({ shares: [[file("a", 10), file("b", 60)], [file("c", 30)]], takeable: 1 });
+  });
+
   test("every file lands in exactly one share", () => {
     const files = Array.from({ length: 5_000 }, (_, k) => file(`src/dir${k % 37}/file${k}.ts`, (k * 7919) % 10_000));
     const shares = new FileHomes(FileHomes.memory(), 3).split(files);
