@@ -33,7 +33,8 @@ async function busySidecar(workdir: string, marker: string, launcher: string[] =
   const config = join(workdir, "run.json");
   writeFileSync(
     config,
-    JSON.stringify({ workdir, resources: { kernels: { python: SYSTEM_PYTHON }, languageServers: {}, vibe: { fast: { command: STUBBORN_WORKER } } } }),
+    // The worker state in the test's folder: after a SIGKILL nothing removes a temporary one.
+    JSON.stringify({ workdir, stateDir: ".sidecar-state", resources: { kernels: { python: SYSTEM_PYTHON }, languageServers: {}, vibe: { fast: { command: STUBBORN_WORKER } } } }),
   );
   writeFileSync(join(workdir, "tsconfig.json"), "{}");
   writeFileSync(join(workdir, "a.ts"), "export const answer = 42;\n");
