@@ -13,6 +13,11 @@ const SLOTS = 1 << 18;
 /** The home has cached the file (text or tree): another worker should leave it to the home. */
 const HELD = 0x80;
 const HOME = 0x7f;
+/**
+ * Parse workers a run starts at most: the configured count's limit, and the default on a machine
+ * with more cores. A slot's byte holds a home up to 127 beside the held bit.
+ */
+export const MOST_PARSE_WORKERS = 64;
 
 export class FileHomes {
   private readonly slots: Uint8Array;
@@ -23,6 +28,7 @@ export class FileHomes {
     /** The workers files are split between (homes 0 … workers - 1). */
     private readonly workers: number,
   ) {
+    if (workers > MOST_PARSE_WORKERS) throw new RangeError(`file homes hold at most ${MOST_PARSE_WORKERS} workers, not ${workers}`);
     this.slots = new Uint8Array(memory);
   }
 

@@ -11,6 +11,7 @@ import { byPath, type FileOutcome, type JobStats } from "./file-search.ts";
 import { GRAMMAR_IDS, GrammarLoader, grammarForPath, isGrammarId } from "./grammars.ts";
 import { DEFAULT_CACHE_CHARS } from "./parse-cache.ts";
 import { ParsePool } from "./parse-pool.ts";
+import { MOST_PARSE_WORKERS } from "./file-homes.ts";
 import type { SearchPhases } from "./search-phases.ts";
 import type { SpawnWorker } from "./worker-slots.ts";
 import { compilePattern, PatternError } from "./pattern.ts";
@@ -112,7 +113,7 @@ export class SyntaxService {
     this.pool = new ParsePool({
       source: options.source,
       spawnWorker: options.spawnWorker,
-      workers: options.workers ?? availableParallelism(),
+      workers: options.workers ?? defaultParseWorkers(availableParallelism()),
       cacheChars: options.cacheChars ?? DEFAULT_CACHE_CHARS,
     });
     this.writeHooks.add(async (paths) => {
@@ -257,4 +258,9 @@ function statOrUndefined(path: string): Stats | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** One parse worker per core, up to MOST_PARSE_WORKERS (each has its own heap and cache). */
+export function defaultParseWorkers(cores: number): number {
+  return Math.min(cores, MOST_PARSE_WORKERS);
 }

@@ -28,6 +28,8 @@ describe("config validation", () => {
     // Timers wait at most 2^31 ms; a longer one fired at once (the session "expired" on launch).
     [{ resources: { debugAdapters: { ttlSeconds: 3_000_000 } } }, "resources.debugAdapters.ttlSeconds: expected at most 1800 seconds"],
     [{ resources: { languageServers: { idleShutdownSeconds: 3_000_000 } } }, "resources.languageServers.idleShutdownSeconds: expected at most 86400 seconds"],
+    // At most 64 parse workers, as a run starts by default on a larger machine (MOST_PARSE_WORKERS).
+    [{ resources: { parser: { workers: 65 } } }, "resources.parser.workers: expected at most 64 workers"],
     // valibot's object schemas take an array: `"resources": []` ran with no tools.
     [{ resources: [] }, "resources: expected an object ({…}), not an array or a scalar"],
     [{ resources: { parser: [] } }, "resources.parser: expected its settings as an object ({} takes the defaults), or false to leave it out"],

@@ -2,9 +2,9 @@
 // thread shares: a file searched again goes back to the worker holding its tree, whoever listed it.
 import { describe, expect, test } from "bun:test";
 import { bunPrimitives } from "../../src/runtime/bun.ts";
-import { FileHomes } from "../../src/syntax/file-homes.ts";
+import { FileHomes, MOST_PARSE_WORKERS } from "../../src/syntax/file-homes.ts";
 import type { FileRef } from "../../src/syntax/file-search.ts";
-import { SyntaxService } from "../../src/syntax/service.ts";
+import { defaultParseWorkers, SyntaxService } from "../../src/syntax/service.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 const file = (path: string, size: number): FileRef => ({ path, size, mtimeMs: 1 });
@@ -38,6 +38,18 @@ describe("file homes", () => {
     expect(homes.splitCounting(files).takeable).toBe(2);
     homes.rehome("a", 0); // taken by 0, which caches it now
     expect(homes.splitCounting(files)).toEqual({ shares: [[file("a", 10), file("b", 60)], [file("c", 30)]], takeable: 1 });
+  });
+
+  test("the last worker's home survives the held mark; more workers than the table holds are refused, and the default stays within it", () => {
+    const homes = new FileHomes(FileHomes.memory(), MOST_PARSE_WORKERS);
+    const last = MOST_PARSE_WORKERS - 1;
+    homes.rehome("a", last);
+    homes.markHeld("a", last);
+    expect(homes.homeOf("a")).toBe(last);
+    expect(homes.isHeld("a")).toBe(true);
+    expect(homes.split([file("a", 1)])[last]!.map((f) => f.path)).toEqual(["a"]);
+    expect(() => new FileHomes(FileHomes.memory(), MOST_PARSE_WORKERS + 1)).toThrow(RangeError);
+    expect([defaultParseWorkers(2), defaultParseWorkers(64), defaultParseWorkers(192)]).toEqual([2, 64, MOST_PARSE_WORKERS]);
   });
 
   test("every file lands in exactly one share", () => {
