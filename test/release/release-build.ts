@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isAlive } from "../helpers/processes.ts";
 
 export const BUILD_TIMEOUT_MS = 240_000;
 const root = join(import.meta.dir, "..", "..");
@@ -29,16 +30,7 @@ export function releaseBuild(): Promise<string> {
 function removeBuildsOfEndedRuns(): void {
   for (const name of readdirSync(tmpdir())) {
     const pid = Number(/^sidecar-release-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || running(pid)) continue;
+    if (!pid || pid === process.pid || isAlive(pid)) continue;
     rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
