@@ -163,7 +163,9 @@ self.onmessage = (event) => {
         try {
           const { sharing, ...packed } = message.job;
           const job = { ...packed, files: unpackFiles(packed.files) };
-          const claims = sharing ? new ShareClaims(sharing.claims, sharing.shares.map(unpackFiles), sharing.index, (path) => !homes?.isHeld(path)) : undefined;
+          // This job's own share is among the shares: unpacked once, above.
+          const everyShare = (shares: PackedFiles[], own: number) => shares.map((share, k) => (k === own ? job.files : unpackFiles(share)));
+          const claims = sharing ? new ShareClaims(sharing.claims, everyShare(sharing.shares, sharing.index), sharing.index, (path) => !homes?.isHeld(path)) : undefined;
           const { outcomes, stats, pattern } = await searcher.run(job, () => cancelled.has(message.id), claims ? () => claims.claim() : undefined);
           // A file taken from another share is cached here now: the next search should send it here,
           // and its tree is made here, as the warm-up would have had its old home make it.
