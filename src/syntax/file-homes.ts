@@ -58,7 +58,7 @@ export class FileHomes {
       const slot = slotOf(file.path);
       const value = Atomics.load(this.slots, slot);
       if (!(value & HELD)) takeable++;
-      const home = (value & HOME) - 1;
+      const home = homeIn(value);
       if (home < 0 || home >= this.workers) fresh.push({ file, slot });
       else {
         shares[home]!.push(file);
@@ -69,7 +69,7 @@ export class FileHomes {
     for (const { file, slot } of fresh) {
       const lightest = load.indexOf(Math.min(...load));
       const before = Atomics.compareExchange(this.slots, slot, 0, lightest + 1);
-      const home = before === 0 || (before & HOME) - 1 >= this.workers ? lightest : (before & HOME) - 1;
+      const home = before === 0 || homeIn(before) >= this.workers ? lightest : homeIn(before);
       shares[home]!.push(file);
       load[home]! += file.size;
     }
@@ -90,14 +90,14 @@ export class FileHomes {
     const slot = slotOf(path);
     for (;;) {
       const value = Atomics.load(this.slots, slot);
-      if ((value & HOME) !== worker + 1 || value & HELD) return;
+      if (homeIn(value) !== worker || value & HELD) return;
       if (Atomics.compareExchange(this.slots, slot, value, value | HELD) === value) return;
     }
   }
 
   /** The worker `path` goes to, or -1 before any split has given it one. */
   homeOf(path: string): number {
-    return (Atomics.load(this.slots, slotOf(path)) & HOME) - 1;
+    return homeIn(Atomics.load(this.slots, slotOf(path)));
   }
 
   /**
@@ -108,6 +108,11 @@ export class FileHomes {
   isHeld(path: string): boolean {
     return (Atomics.load(this.slots, slotOf(path)) & HELD) !== 0;
   }
+}
+
+/** The home a slot's byte names (the home plus one, beside the held bit), or -1 for none yet. */
+function homeIn(value: number): number {
+  return (value & HOME) - 1;
 }
 
 /** FNV-1a over the path's UTF-16 code units, folded onto the table. */
