@@ -4,8 +4,10 @@
 import { describe, expect, test } from "bun:test";
 import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { GrammarLoader } from "../../src/syntax/grammars.ts";
+import { findMatches } from "../../src/syntax/match.ts";
 import { compilePattern } from "../../src/syntax/pattern.ts";
 import { SyntaxService } from "../../src/syntax/service.ts";
+import { TextFacts } from "../../src/syntax/text-facts.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
 async function matchTexts(file: string, code: string, pattern: string): Promise<string[]> {
@@ -61,6 +63,42 @@ describe("operator literals", () => {
       expect(answer.stats.candidates).toBe(1);
     } finally {
       await syntax.close();
+    }
+  });
+});
+
+describe("the nodes tried around the occurrences", () => {
+  // The cursor goes forward once through the paths to every occurrence (match.ts, nodesOnPathsTo):
+  // what it tries must be what a walk of the whole tree tries, whatever the occurrences' number and
+  // layout: siblings, nested, in strings and comments, at a sibling's very end, deep in a long list.
+  const many = (n: number, f: (k: number) => string) => Array.from({ length: n }, (_, k) => f(k)).join("");
+  test.each([
+    ["javascript", "$X.close($$$A)", "f(a).close();\ng().close(1);\n// x.close()\nconst s = 'y.close()';\n"],
+    ["javascript", "foo($A)", `const list = [${many(300, (k) => `foo(${k}), `)}];\n${many(40, (k) => `foo(foo(bar(${k})));\n`)}`],
+    ["javascript", "foo($A)", `${many(30, (k) => `function f${k}() { return foo(x${k}) + "foo(" + g(foo(y)); } // foo(z)\n`)}`],
+    ["javascript", "foo($A)", `${many(30, (k) => `function f${k}() { return foo(${k}); }\n`)}`],
+    ["python", "raise $E($$$A)", `${many(50, (k) => `def f${k}():\n    if x:\n        raise E${k}(a, raise_b)\n    raise_it = 1\n`)}`],
+    ["go", "if err != nil { $$$B }", `package p\n${many(40, (k) => `func f${k}() error {\n\tif err := g(); err != nil {\n\t\tif err != nil { return err }\n\t}\n\treturn nil\n}\n`)}`],
+    ["rust", "$X.unwrap()", `${many(60, (k) => `fn f${k}() { let a = b.unwrap().c(d.unwrap()); /* e.unwrap() */ }\n`)}`],
+  ])("%s %p", async (language, source, code) => {
+    const parser = await new GrammarLoader(bunPrimitives.grammars).parser(language);
+    const pattern = compilePattern(language, source, parser);
+    const tree = parser.parse(code)!;
+    try {
+      const offsets = new TextFacts().rarestOffsets(code, pattern);
+      expect(offsets!.length).toBeGreaterThan(0);
+      const spans = (matches: ReturnType<typeof findMatches>) => matches.map((m) => [m.node.startIndex, m.end]);
+      const walked = spans(findMatches(tree.rootNode, pattern));
+      expect(walked.length).toBeGreaterThan(0);
+      expect(spans(findMatches(tree.rootNode, pattern, offsets))).toEqual(walked);
+      // An offset between two children (a literal inside a token the grammar hides) lands the cursor on
+      // the next child, which must still be tried when the next offset is inside it. (Where the
+      // literal follows a space: foo, raise, if; not .close or .unwrap.)
+      const between = offsets!.flatMap((offset) => (/\s/.test(code[offset - 1] ?? "") ? [offset - 1, offset] : [offset]));
+      expect(spans(findMatches(tree.rootNode, pattern, between))).toEqual(walked);
+    } finally {
+      tree.delete();
+      parser.delete();
     }
   });
 });
