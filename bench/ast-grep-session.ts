@@ -6,7 +6,8 @@
 // Usage: bun bench/ast-grep-session.ts --corpus DIR [--binary dist/sidecar] [--only LANG] [--runs N] [--cold-runs N] [--idle-seconds N] [--ast-grep-nice N] [--cache-mib N]
 // --cold-runs N: cold calls per round (default 1), each in a fresh sidecar beside one more
 // ast-grep run of the same pattern, in alternating order; the cold column is the median of every
-// call's ratio. A single cold call moves by ±20 % on a shared machine.
+// call's ratio. A single cold call moves by ±20 % on a shared machine; the next column shows how
+// far, the middle half of the calls' ratios (25th to 75th percentile).
 // --cache-mib N: the parser's cacheMiB (source whose trees each worker keeps; default 24): a small
 // one shows what a session costs when trees are dropped for memory.
 // The fixed column: the same first search on a workdir of one small file of the language, from
@@ -25,7 +26,7 @@ import { astGrepRun } from "./ast-grep-corpus.ts";
 import { SESSIONS } from "./ast-grep-sessions.ts";
 import { cpuSeconds } from "./cpu-time.ts";
 import { countOption, optionArg } from "./args.ts";
-import { median } from "./stats.ts";
+import { median, percentile } from "./stats.ts";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -185,7 +186,7 @@ async function fixedCost(language: string, pattern: string): Promise<number> {
   }
 }
 
-const rows: string[][] = [["language", "ast-grep 5× ms", "session ms", "searches ms", "session ×", "session CPU ×", "cold ×", "of it start ms", "fixed ms", "cold CPU ×", "repeat ×", `after ${IDLE_SECONDS} s ×`, "RSS MB", "same counts"]];
+const rows: string[][] = [["language", "ast-grep 5× ms", "session ms", "searches ms", "session ×", "session CPU ×", "cold ×", "cold middle half ×", "of it start ms", "fixed ms", "cold CPU ×", "repeat ×", `after ${IDLE_SECONDS} s ×`, "RSS MB", "same counts"]];
 const ratios = { session: [] as number[], cold: [] as number[], repeat: [] as number[], idle: [] as number[] };
 const loads = [loadavg()[0]!];
 for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSIONS)) {
@@ -200,7 +201,8 @@ for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSION
   loads.push(loadavg()[0]!);
   const m = (pick: (r: Round) => number) => median(rounds.map(pick));
   const session = m((r) => r.session / r.astGrepSession);
-  const cold = median(rounds.flatMap((r) => r.coldRatios));
+  const coldRatios = rounds.flatMap((r) => r.coldRatios);
+  const cold = median(coldRatios);
   const repeat = m((r) => r.repeat / r.astGrepFirst);
   const idle = m((r) => r.repeatIdle / r.astGrepFirst);
   ratios.session.push(session);
@@ -217,6 +219,7 @@ for (const [language, { checkout, astGrep, patterns }] of Object.entries(SESSION
     session.toFixed(2),
     m((r) => r.sessionCpu / r.astGrepSessionCpu).toFixed(2),
     cold.toFixed(2),
+    `${percentile(coldRatios, 25).toFixed(2)}–${percentile(coldRatios, 75).toFixed(2)}`,
     m((r) => r.start).toFixed(0),
     m((r) => r.fixed).toFixed(0),
     m((r) => r.coldCpu / r.astGrepFirstCpu).toFixed(2),
