@@ -1,10 +1,15 @@
 // What searches ask of a file's text, kept with its cached entry: whether it holds a literal, and
 // where a pattern's rarest literal stands. An agent repeats and varies searches over the same files,
 // and scanning their text again was a third of a warm search once the trees were cached.
+import { hasCodeLexer, inCode, nonCodeSpans } from "./code-spans.ts";
+
 /** What a search needs of a file's text: a pattern's or a rule's literals. */
 interface Literals {
   literals: string[];
   wordLiterals: string[];
+  /** A pattern's language; with `context` other than "rule", its word literals must stand in code. */
+  language?: string;
+  context?: string;
 }
 
 /** Answers kept per file and kind; past this the oldest go (a file searched for many literals). */
@@ -19,21 +24,31 @@ const MAX_KEPT_OFFSETS = 256;
 export class TextFacts {
   private readonly holds = new Map<string, boolean>();
   private readonly rarest = new Map<string, readonly number[] | undefined>();
+  /** The text's comments and literals (code-spans.ts), once asked; null when the lexer gave up. */
+  private nonCode: number[] | null | undefined;
 
   /**
    * True when `text` holds every literal of the pattern, a keyword or identifier as a whole word (a
    * file lacking one cannot match, and is never parsed). `as` inside `class` and `async` does not
    * count: for `$A as $T` that leaves a third of the TypeScript files holding `as` unparsed.
+   * A pattern's keyword or identifier is matched only as code: where a lexer knows the language's
+   * comments and strings (code-spans.ts), an occurrence in them does not count either.
    */
   holdsAll(text: string, pattern: Literals): boolean {
-    return planOf(pattern).checks.every(({ literal, whole, key }) => {
+    const plan = planOf(pattern);
+    return plan.checks.every(({ literal, whole, key }) => {
       let answer = this.holds.get(key);
       if (answer === undefined) {
-        answer = whole ? holdsWord(text, literal) : text.includes(literal);
+        answer = !whole ? text.includes(literal) : plan.codeOf ? holdsWord(text, literal, this.codeSpans(text, plan.codeOf)) : holdsWord(text, literal);
         remember(this.holds, key, answer);
       }
       return answer;
     });
+  }
+
+  private codeSpans(text: string, language: string): number[] | undefined {
+    if (this.nonCode === undefined) this.nonCode = nonCodeSpans(language, text) ?? null;
+    return this.nonCode ?? undefined;
   }
 
   /** Where the pattern's rarest literal starts in `text`, or undefined when it has no literal. */
@@ -50,6 +65,8 @@ export class TextFacts {
 interface LiteralPlan {
   /** Each literal, whether it must stand as a whole word, and its key among a file's facts. */
   checks: { literal: string; whole: boolean; key: string }[];
+  /** The language whose lexer tells code from comments and strings, for a pattern's word literals. */
+  codeOf: string | undefined;
   /** The key of the pattern's rarest-literal offsets among a file's facts. */
   rarestKey: string;
 }
@@ -59,11 +76,16 @@ const plans = new WeakMap<Literals, LiteralPlan>();
 function planOf(pattern: Literals): LiteralPlan {
   let plan = plans.get(pattern);
   if (!plan) {
+    // A rule's literal may stand in a comment or a string the rule matches (`kind: comment`): only
+    // a pattern's words are known to be code.
+    const codeOf = pattern.language !== undefined && pattern.context !== undefined && pattern.context !== "rule" && hasCodeLexer(pattern.language) ? pattern.language : undefined;
     plan = {
       checks: pattern.literals.map((literal) => {
         const whole = pattern.wordLiterals.includes(literal);
-        return { literal, whole, key: whole ? `\u0001${literal}` : literal };
+        // Kept apart from the same word's answer for a rule, which counts comments and strings.
+        return { literal, whole, key: whole ? `${codeOf ? "\u0002" : "\u0001"}${literal}` : literal };
       }),
+      codeOf,
       rarestKey: `${pattern.literals.join("\0")}\u0001${pattern.wordLiterals.join("\0")}`,
     };
     plans.set(pattern, plan);
@@ -95,9 +117,10 @@ function rarestLiteralOffsets(source: string, literals: readonly string[], words
   return best;
 }
 
-function holdsWord(text: string, word: string): boolean {
+/** The word stands alone somewhere in `text`; given the spans that are not code, somewhere in code. */
+function holdsWord(text: string, word: string, nonCode?: readonly number[]): boolean {
   for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) {
-    if (standsAlone(text, at, word.length)) return true;
+    if (standsAlone(text, at, word.length) && (nonCode === undefined || inCode(nonCode, at))) return true;
   }
   return false;
 }
