@@ -44,8 +44,9 @@ const NEWLINE = 10;
 /**
  * Rust: `//` comments to the line's end; `"` strings (which may span lines) with `\` escapes, byte
  * strings (`b"`) alike; characters (`'x'`, `'\n'`, `'\u{1F600}'`, `b'"'`) told apart from lifetimes
- * and labels (`'a`, `'outer:`). Gives up on `/*`, on a raw string (`r"`, `r#"`, `br"`), and on a
- * script's front matter (a `---` block of TOML at the top, after an optional `#!` line).
+ * and labels (`'a`, `'outer:`). Gives up on `/*`, on a raw string (`r"`, `r#"`, `br"`), on an
+ * escape or a character the grammar does not read as one, and on a script's front matter (a `---`
+ * block of TOML at the top, after an optional `#!` line).
  */
 function rustNonCode(text: string): number[] | undefined {
   const firstLine = text.startsWith("#!") ? text.indexOf("\n") + 1 : 0;
@@ -89,33 +90,54 @@ function rustNonCode(text: string): number[] | undefined {
   return spans;
 }
 
-/** The index of the `"` that closes a string whose text starts at `from`, or -1. */
+/** The index of the `"` that closes a string whose text starts at `from`; -1 when none does or an escape is not one. */
 function closingQuote(text: string, from: number): number {
   for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === BACKSLASH) i++;
-    else if (c === QUOTE) return i;
+    if (c === BACKSLASH) {
+      const end = escapeEnd(text, i);
+      if (end === -1) return -1;
+      i = end - 1;
+    } else if (c === QUOTE) return i;
   }
   return -1;
 }
 
 /**
- * At a `'`: the end of a character literal, or `start + 1` for a lifetime or a label (a `'` alone);
- * -1 for an escape left open.
+ * Past the escape at `at` (a `\`), as the grammar reads one: `\x` and two hex digits, `\u{…}` or
+ * `\u` and four, or any other one character; -1 otherwise. Where the grammar does not read an
+ * escape, its recovery splits the literal in ways this lexer does not follow, so the caller gives up.
+ */
+function escapeEnd(text: string, at: number): number {
+  const kind = text[at + 1];
+  if (kind === undefined) return -1;
+  if (kind === "x") return /^[0-9a-fA-F]{2}/.test(text.slice(at + 2, at + 4)) ? at + 4 : -1;
+  if (kind === "u") {
+    const braced = /^\{[0-9a-fA-F]+\}/.exec(text.slice(at + 2, at + 12));
+    if (braced) return at + 2 + braced[0].length;
+    return /^[0-9a-fA-F]{4}/.test(text.slice(at + 2, at + 6)) ? at + 6 : -1;
+  }
+  return at + 2;
+}
+
+/**
+ * At a `'`: the end of a character literal, or `start + 1` for a lifetime or a label (`'a`,
+ * `'outer`); -1 for anything else (`''`, an escape that is not one, a `'` before a space and no
+ * closing `'`), which is not Rust the grammar reads, so the caller gives up.
  */
 function characterEnd(text: string, start: number): number {
   const first = text.charCodeAt(start + 1);
   if (first === BACKSLASH) {
-    // `'\n'`, `'\''`, `'\x7f'`, `'\u{10FFFF}'`: the closing `'` comes within a dozen characters.
-    for (let i = start + 3; i < Math.min(text.length, start + 14); i++) {
-      const c = text.charCodeAt(i);
-      if (c === APOSTROPHE) return i + 1;
-      if (c === NEWLINE) break;
-    }
-    return -1;
+    const end = escapeEnd(text, start + 1);
+    return end !== -1 && text.charCodeAt(end) === APOSTROPHE ? end + 1 : -1;
   }
+  if (Number.isNaN(first) || first === APOSTROPHE || first === NEWLINE) return -1;
   // A character outside the basic plane is two UTF-16 units.
   const width = first >= 0xd800 && first <= 0xdbff ? 2 : 1;
-  if (text.charCodeAt(start + 1 + width) === APOSTROPHE && first !== NEWLINE) return start + 2 + width;
-  return start + 1;
+  if (text.charCodeAt(start + 1 + width) === APOSTROPHE) return start + 2 + width;
+  return isIdentifierStart(first) ? start + 1 : -1;
+}
+
+function isIdentifierStart(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code >= 0x80;
 }

@@ -29,6 +29,7 @@ describe("Rust's comments and literals", () => {
     ["lifetimes and labels are not characters", "fn f<'a>(x: &'a str) -> &'a str { 'outer: loop { x.unwrap(); break 'outer; } }\n", [true]],
     ["an escaped and a wide character", "let a = '\\u{1F600}'; let b = '😀'; let c = '\\n'; x.unwrap();\n", [true]],
     ["a comment at the end without a newline", "x.unwrap(); // unwrap", [true, false]],
+    ["escapes as the grammar reads them", 'let s = "\\x7f \\u{1F600} \\u0041 \\q \\\n"; let c = \'\\u0041\'; x.unwrap();\n', [true]],
   ])("%s", (_, text, expected) => {
     expect(unwrapsInCode(text)).toEqual(expected);
   });
@@ -38,6 +39,10 @@ describe("Rust's comments and literals", () => {
     ["a raw string", 'let s = r"x.unwrap()"; y.unwrap();\n'],
     ["a raw string with hashes", 'let s = r#"x "unwrap" "#; y.unwrap();\n'],
     ["a string left open", 'let s = "x.unwrap();\n'],
+    ["an escape the grammar does not read (its recovery splits the string)", 'let s = "\\u{_0000}"; x.unwrap();\n'],
+    ["a character with more after its escape", "let c = '\\na'; x.unwrap();\n"],
+    ["an empty character", "let c = ''; x.unwrap();\n"],
+    ["a quote before no character and no name", "let c = '(; x.unwrap();\n"],
     ["a script's front matter", "#!/usr/bin/env cargo\n---\n[package]\nname = \"x\"\n---\nfn main() { x.unwrap(); }\n"],
   ])("gives up on %s: all of it counts as code", (_, text) => {
     expect(nonCodeSpans("rust", text)).toBeUndefined();
