@@ -39,7 +39,8 @@ export class TextFacts {
     return plan.checks.every(({ literal, whole, key }) => {
       let answer = this.holds.get(key);
       if (answer === undefined) {
-        answer = !whole ? text.includes(literal) : plan.codeOf ? holdsWord(text, literal, this.codeSpans(text, plan.codeOf)) : holdsWord(text, literal);
+        const { codeOf } = plan;
+        answer = whole ? holdsWord(text, literal, codeOf === undefined ? undefined : () => this.codeSpans(text, codeOf)) : text.includes(literal);
         remember(this.holds, key, answer);
       }
       return answer;
@@ -117,10 +118,15 @@ function rarestLiteralOffsets(source: string, literals: readonly string[], words
   return best;
 }
 
-/** The word stands alone somewhere in `text`; given the spans that are not code, somewhere in code. */
-function holdsWord(text: string, word: string, nonCode?: readonly number[]): boolean {
+/**
+ * The word stands alone somewhere in `text`; given the spans that are not code, somewhere in code.
+ * The spans are asked for at the first such occurrence: a file without the word is never lexed.
+ */
+function holdsWord(text: string, word: string, nonCode?: () => readonly number[] | undefined): boolean {
   for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) {
-    if (standsAlone(text, at, word.length) && (nonCode === undefined || inCode(nonCode, at))) return true;
+    if (!standsAlone(text, at, word.length)) continue;
+    const spans = nonCode?.();
+    if (spans === undefined || inCode(spans, at)) return true;
   }
   return false;
 }
