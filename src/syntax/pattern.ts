@@ -1,6 +1,7 @@
 // Compiles a code fragment with metavariables into a pattern tree, parsing it up the context ladder.
 import type { Node, Parser } from "web-tree-sitter";
 import { patternLanguage, type ContextName } from "./languages.ts";
+import { tokenChains, type TokenChains } from "./token-chains.ts";
 
 export type PatternNode =
   | { kind: "meta"; name: string; multi: boolean; binds: boolean; anyNode: boolean }
@@ -35,6 +36,8 @@ export interface Pattern {
    * an expression statement with its `;`): a match then ends where the fragment's tokens end.
    */
   endsBeforeTerminator: boolean;
+  /** Runs of tokens a match holds side by side (token-chains.ts), in the languages that check them. */
+  chains?: TokenChains;
 }
 
 export class PatternError extends Error {
@@ -123,6 +126,7 @@ export function compileSelected(language: string, context: string, selector: str
     const wordLiterals = new Set<string>();
     const metavariables: string[] = [];
     collect(root, literals, wordLiterals, metavariables);
+    // No token chains: a rule's pattern object may set a strictness that skips more than smart matching.
     return { language, source: fragment, root, context: "selector", literals: [...literals], wordLiterals: [...wordLiterals], metavariables, sequence: false, endsBeforeTerminator: false };
   } finally {
     tree.delete();
@@ -174,6 +178,8 @@ function compileSubstituted(language: string, fragment: string, substituted: str
       // Only a terminator the scaffold added (`;`) is left out of a match: a line break the node
       // ends with is its own (a markdown heading's, as in the grammar), though a rewrite keeps it.
       const endsBeforeTerminator = !sequence && target.endIndex > end && /\S/.test(text.slice(end, target.endIndex));
+      // A sequence's parts are matched anywhere among siblings: no chain runs through them.
+      const chains = sequence ? undefined : tokenChains(language, root, parser.language!);
       return {
         language,
         source: fragment,
@@ -184,6 +190,7 @@ function compileSubstituted(language: string, fragment: string, substituted: str
         metavariables,
         sequence,
         endsBeforeTerminator,
+        ...(chains ? { chains } : {}),
       };
     } finally {
       tree.delete();

@@ -2,6 +2,7 @@
 // where a pattern's rarest literal stands. An agent repeats and varies searches over the same files,
 // and scanning their text again was a third of a warm search once the trees were cached.
 import { hasCodeLexer, inCode, nonCodeSpans } from "./code-spans.ts";
+import { holdsChains, type TokenChains } from "./token-chains.ts";
 
 /** What a search needs of a file's text: a pattern's or a rule's literals. */
 interface Literals {
@@ -10,6 +11,8 @@ interface Literals {
   /** A pattern's language; with `context` other than "rule", its word literals must stand in code. */
   language?: string;
   context?: string;
+  /** A pattern's runs of adjacent tokens (token-chains.ts). */
+  chains?: TokenChains;
 }
 
 /** Answers kept per file and kind; past this the oldest go (a file searched for many literals). */
@@ -36,7 +39,7 @@ export class TextFacts {
    */
   holdsAll(text: string, pattern: Literals): boolean {
     const plan = planOf(pattern);
-    return plan.checks.every(({ literal, whole, key }) => {
+    const literalsHeld = plan.checks.every(({ literal, whole, key }) => {
       let answer = this.holds.get(key);
       if (answer === undefined) {
         const { codeOf } = plan;
@@ -45,6 +48,15 @@ export class TextFacts {
       }
       return answer;
     });
+    if (!literalsHeld || !plan.chains) return literalsHeld;
+    // Last: the literals rule out most files for less.
+    const { chains, language, key } = plan.chains;
+    let answer = this.holds.get(key);
+    if (answer === undefined) {
+      answer = holdsChains(text, language, chains);
+      remember(this.holds, key, answer);
+    }
+    return answer;
   }
 
   private codeSpans(text: string, language: string): number[] | undefined {
@@ -70,6 +82,8 @@ interface LiteralPlan {
   codeOf: string | undefined;
   /** The key of the pattern's rarest-literal offsets among a file's facts. */
   rarestKey: string;
+  /** A pattern's token runs to find, and the key of the answer among a file's facts. */
+  chains?: { chains: TokenChains; language: string; key: string };
 }
 
 const plans = new WeakMap<Literals, LiteralPlan>();
@@ -88,6 +102,10 @@ function planOf(pattern: Literals): LiteralPlan {
       }),
       codeOf,
       rarestKey: `${pattern.literals.join("\0")}\u0001${pattern.wordLiterals.join("\0")}`,
+      // Only a pattern's own (smart) matching is known to skip no more than the chains allow.
+      ...(pattern.chains && pattern.language !== undefined && pattern.context !== "rule"
+        ? { chains: { chains: pattern.chains, language: pattern.language, key: `\u0003${pattern.chains.runs.map((run) => run.join("\0")).join("\u0001")}` } }
+        : {}),
     };
     plans.set(pattern, plan);
   }

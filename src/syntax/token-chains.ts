@@ -1,0 +1,196 @@
+// Runs of a pattern's tokens that a match's text holds side by side, with nothing between them but
+// what the matcher passes over: whitespace, comments, and unnamed tokens it skips. `if err != nil
+// { $$$B }` needs `err`, `!=` and `nil` in that order with only those between, and after `if`: a
+// Go file holding the four words but only in `err == nil`, `if x, err := f(); err != nil` or
+// `return err != nil` cannot match, and is never parsed (a fifth of what prometheus's files held
+// for that pattern were such files). The check is sound only where the grammar is known to put
+// nothing else between two children of a node, so it runs for the languages in GAPS alone, each
+// checked against its grammar (bench/token-chains.ts checks it against real parses).
+import type { Language } from "web-tree-sitter";
+
+/** What the runs need of a pattern's goals (pattern.ts's Goal, which imports this file). */
+type Goal = { kind: "meta"; multi: boolean } | { kind: "leaf"; text: string } | { kind: "node"; type: string; children: readonly Goal[] };
+
+/** What a grammar may put between two children of a node, besides its unnamed tokens. */
+interface GapSyntax {
+  /** Opens a comment that runs to the next `\n` (a `\r` before it is the comment's too). */
+  lineComment: string;
+  /** Opens and closes a comment that does not nest. */
+  blockComment: readonly [string, string];
+  /** Nodes whose children may be separated by hidden tokens (a string's text): a chain stops at them. */
+  opaque: readonly string[];
+}
+
+/**
+ * Languages whose grammar was read for this (tree-sitter-go 0.25): its extras are whitespace (`\s`)
+ * and `comment` (`//` to the line's end, `/* … *\/`); its only hidden token lies in a string; and no
+ * unnamed node has children or text other than its own type (no alias to a quoted name).
+ */
+const GAPS: Record<string, GapSyntax> = {
+  go: { lineComment: "//", blockComment: ["/*", "*/"], opaque: ["interpreted_string_literal"] },
+};
+
+/** A pattern's runs of adjacent tokens, and the unnamed tokens its grammar may have between them. */
+export interface TokenChains {
+  runs: string[][];
+  /** The grammar's unnamed token texts, any of which a gap may hold. */
+  tokens: string[];
+}
+
+export function hasTokenChains(language: string): boolean {
+  return language in GAPS;
+}
+
+/**
+ * The runs of leaf texts a match of `root` holds side by side, when the language is in GAPS and the
+ * pattern has a run of two or more. A run is consecutive leaves of one node's children, and goes on
+ * into a following child's first leaves (a node child is matched where the leaf before it ended:
+ * the matcher skips unnamed tokens only before a leaf). It stops at a metavariable, at the end of
+ * a node's children (smart matching skips whatever trails them), at an opaque node, and before a
+ * `,` or `;` beside a `$$$` run (optional when the run is empty).
+ */
+export function tokenChains(language: string, root: Goal, grammar: Language): TokenChains | undefined {
+  const gap = GAPS[language];
+  if (!gap || root.kind !== "node") return undefined;
+  const runs: string[][] = [];
+  collectRuns([root], undefined, runs, gap);
+  return runs.length > 0 ? { runs, tokens: unnamedTokens(grammar) } : undefined;
+}
+
+/** Walks one node's child goals; `lead` is the run that reaches its first child, if any. */
+function collectRuns(goals: readonly Goal[], lead: string[] | undefined, runs: string[][], gap: GapSyntax): void {
+  let run = lead;
+  const close = () => {
+    if (run && run.length > 1) runs.push(run);
+    run = undefined;
+  };
+  for (const [i, goal] of goals.entries()) {
+    if (goal.kind === "leaf" && !isOptionalSeparator(goals, i)) {
+      (run ??= []).push(goal.text);
+    } else if (goal.kind === "node" && !gap.opaque.includes(goal.type)) {
+      // The run goes on into the child; after it, a new one starts (the child's trailing code is skipped).
+      const into = run;
+      run = undefined;
+      collectRuns(goal.children, into, runs, gap);
+    } else {
+      close();
+    }
+  }
+  close();
+}
+
+function isOptionalSeparator(goals: readonly Goal[], i: number): boolean {
+  const goal = goals[i]!;
+  if (goal.kind !== "leaf" || (goal.text !== "," && goal.text !== ";")) return false;
+  const isRun = (g: Goal | undefined) => g?.kind === "meta" && g.multi;
+  return isRun(goals[i - 1]) || isRun(goals[i + 1]);
+}
+
+const tokensByGrammar = new WeakMap<Language, string[]>();
+
+function unnamedTokens(grammar: Language): string[] {
+  let tokens = tokensByGrammar.get(grammar);
+  if (!tokens) {
+    const found = new Set<string>();
+    for (let id = 0; id < grammar.nodeTypeCount; id++) {
+      const type = grammar.nodeTypeForId(id);
+      if (type && !grammar.nodeTypeIsNamed(id) && grammar.nodeTypeIsVisible(id)) found.add(type);
+    }
+    tokens = [...found];
+    tokensByGrammar.set(grammar, tokens);
+  }
+  return tokens;
+}
+
+/**
+ * Whether `text` holds every run of `chains` (file-level: each run somewhere). From each place the
+ * run's first token stands, every way through the gaps is followed (a gap's `!` may be a token of
+ * its own or the start of `!=`); each (token, offset) is visited once, so a file costs time linear
+ * in its length per run, whatever it holds.
+ */
+export function holdsChains(text: string, language: string, chains: TokenChains): boolean {
+  const gap = GAPS[language];
+  if (!gap) return true;
+  const byFirst = tokensByFirstChar(chains.tokens);
+  return chains.runs.every((run) => holdsRun(text, run, gap, byFirst));
+}
+
+function holdsRun(text: string, run: readonly string[], gap: GapSyntax, byFirst: Map<number, string[]>): boolean {
+  const width = text.length + 1;
+  const seen = new Set<number>();
+  const stack: number[] = [];
+  const first = run[0]!;
+  for (let at = text.indexOf(first); at !== -1; at = text.indexOf(first, at + 1)) {
+    // State k * width + offset: tokens 0..k-1 matched, the gap before token k starts at offset.
+    stack.push(width + at + first.length);
+    while (stack.length > 0) {
+      const state = stack.pop()!;
+      if (seen.has(state)) continue;
+      seen.add(state);
+      const k = Math.floor(state / width);
+      const offset = state - k * width;
+      if (text.startsWith(run[k]!, offset)) {
+        if (k + 1 === run.length) return true;
+        stack.push((k + 1) * width + offset + run[k]!.length);
+      }
+      for (const next of gapSteps(text, offset, gap, byFirst)) stack.push(k * width + next);
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether the gap steps alone lead from `from` to `to` (bench/token-chains.ts checks with it that
+ * the grammar puts nothing else between two children of a node). True for a language not in GAPS.
+ */
+export function crossesGap(text: string, from: number, to: number, language: string, tokens: readonly string[]): boolean {
+  const gap = GAPS[language];
+  if (!gap) return true;
+  const byFirst = tokensByFirstChar(tokens);
+  const seen = new Set<number>();
+  const stack = [from];
+  while (stack.length > 0) {
+    const offset = stack.pop()!;
+    if (offset === to) return true;
+    if (offset > to || seen.has(offset)) continue;
+    seen.add(offset);
+    stack.push(...gapSteps(text, offset, gap, byFirst));
+  }
+  return false;
+}
+
+/** Where a gap starting at `offset` may go on from, one step: past a space, a comment or an unnamed token. */
+function gapSteps(text: string, offset: number, gap: GapSyntax, byFirst: Map<number, string[]>): number[] {
+  if (offset >= text.length) return [];
+  const code = text.charCodeAt(offset);
+  // Any non-ASCII character too: were one of Unicode's spaces read as whitespace, a gap could hold it.
+  if (code > 127 || code === 32 || (code >= 9 && code <= 13)) return [offset + 1];
+  const steps: number[] = [];
+  if (text.startsWith(gap.lineComment, offset)) {
+    const newline = text.indexOf("\n", offset);
+    steps.push(newline === -1 ? text.length : newline);
+  }
+  const [open, close] = gap.blockComment;
+  if (text.startsWith(open, offset)) {
+    const end = text.indexOf(close, offset + open.length);
+    if (end !== -1) steps.push(end + close.length);
+  }
+  for (const token of byFirst.get(code) ?? []) if (text.startsWith(token, offset)) steps.push(offset + token.length);
+  return steps;
+}
+
+const firstCharIndexes = new WeakMap<readonly string[], Map<number, string[]>>();
+
+function tokensByFirstChar(tokens: readonly string[]): Map<number, string[]> {
+  let index = firstCharIndexes.get(tokens);
+  if (!index) {
+    index = new Map();
+    for (const token of tokens) {
+      if (token === "") continue;
+      const code = token.charCodeAt(0);
+      index.set(code, [...(index.get(code) ?? []), token]);
+    }
+    firstCharIndexes.set(tokens, index);
+  }
+  return index;
+}

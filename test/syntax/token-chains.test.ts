@@ -1,0 +1,114 @@
+// A Go file is not parsed when it does not hold a pattern's adjacent tokens side by side, with only
+// whitespace, comments and unnamed tokens between them (token-chains.ts): that must never drop a
+// file with a match. Checked on real parses: every variant below with a match must pass the check,
+// whatever comment or line break stands between two of its tokens.
+import { describe, expect, test } from "bun:test";
+import type { Parser } from "web-tree-sitter";
+import { bunPrimitives } from "../../src/runtime/bun.ts";
+import { GrammarLoader } from "../../src/syntax/grammars.ts";
+import { findMatches } from "../../src/syntax/match.ts";
+import { compilePattern } from "../../src/syntax/pattern.ts";
+import { SyntaxService } from "../../src/syntax/service.ts";
+import { TextFacts } from "../../src/syntax/text-facts.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+
+const loader = new GrammarLoader(bunPrimitives.grammars);
+const go = await loader.parser("go");
+
+function runsOf(source: string, language = "go", parser: Parser = go): string[][] | undefined {
+  return compilePattern(language, source, parser).chains?.runs;
+}
+
+function holds(source: string, code: string): boolean {
+  return new TextFacts().holdsAll(code, compilePattern("go", source, go));
+}
+
+describe("a pattern's runs of adjacent tokens", () => {
+  test.each([
+    ["one node's tokens, entered from the keyword before it", "if err != nil { $$$B }", [["if", "err", "!=", "nil"]]],
+    ["a nested node's trailing code ends a run", "x.y.z", [["x", ".", "y"], [".", "z"]]],
+    ["a separator beside a `$$$` run is optional: left out", "foo($$$A, y)", [["foo", "("], ["y", ")"]]],
+    ["a metavariable ends a run", "return $A, err", [[",", "err"]]],
+    ["none of two tokens or more", "defer $F($$$A)", undefined],
+  ])("%s", (_, source, expected) => {
+    expect(runsOf(source)).toEqual(expected);
+  });
+
+  test("only languages whose grammar was read for it have runs", async () => {
+    expect(runsOf("if x is not None: pass", "python", await loader.parser("python"))).toBeUndefined();
+  });
+});
+
+describe("the check", () => {
+  test.each([
+    ["the tokens side by side", "if err != nil {", true],
+    ["comments and line breaks between them", "if /* a */ err // b\n != /* c */ nil {", true],
+    ["an unnamed token between them (which the check cannot rule out)", "if (err) != nil {", true],
+    ["another operator", "if err == nil {", false],
+    ["an initializer between `if` and the condition", "if x, err := f(); err != nil {", false],
+    ["no `if` before the condition", "return err != nil", false],
+    ["a method called on err", "if err.Err() != nil {", false],
+  ])("%s", (_, code, expected) => {
+    expect(holds("if err != nil { $$$B }", `package p\nfunc f() {\n${code}\n}\n`)).toBe(expected);
+  });
+
+  test("a file of tokens that almost chain is answered in time linear in its length", () => {
+    // Every `if` starts a walk through the `!`s; each (token, offset) is visited once in all. The
+    // words stand at the end, where `x` breaks the chain.
+    expect(holds("if err != nil { $$$B }", `if ${"! ".repeat(50)}`.repeat(4000) + "x err != nil")).toBe(false);
+  });
+});
+
+/** Code with a match of each pattern, as tokens: variants put each separator between two of them. */
+const CASES: Array<[string, string[]]> = [
+  ["if err != nil { $$$B }", ["if", "err", "!=", "nil", "{", "return", "err", "}"]],
+  ["x := <-ch", ["x", ":=", "<-", "ch"]],
+  ["require.NoError($T, $E)", ["require", ".", "NoError", "(", "t", ",", "err", ",", ")"]],
+  ["if v, ok := $M[$K]; ok { $$$B }", ["if", "v", ",", "ok", ":=", "m", "[", "k", "]", ";", "ok", "{", "}"]],
+  ["t.Run($N, func(t *testing.T) { $$$B })", ["t", ".", "Run", "(", '"a"', ",", "func", "(", "t", "*", "testing", ".", "T", ")", "{", "}", ")"]],
+  ["foo($$$A, y)", ["foo", "(", "y", ")"]],
+];
+const SEPARATORS = [" ", "\n", "\t", "/* a */", " // b\n", "// c\r\n", "/*x*//*y*/", "\u00a0"];
+
+describe("on real parses, no variant with a match is ruled out", () => {
+  test.each(CASES)("%s", (source, tokens) => {
+    const pattern = compilePattern("go", source, go);
+    expect(pattern.chains).toBeDefined();
+    let matched = 0;
+    for (let gap = 0; gap < tokens.length - 1; gap++) {
+      for (const separator of SEPARATORS) {
+        const code = tokens.map((token, k) => token + (k === gap ? separator : k < tokens.length - 1 ? " " : "")).join("");
+        const text = `package p\nfunc f() {\n${code}\n}\n`;
+        const tree = go.parse(text)!;
+        try {
+          if (findMatches(tree.rootNode, pattern).length === 0) continue;
+          matched++;
+          expect({ text, holds: new TextFacts().holdsAll(text, pattern) }).toEqual({ text, holds: true });
+        } finally {
+          tree.delete();
+        }
+      }
+    }
+    // Most variants match: the check was put to the test, not passed over.
+    expect(matched).toBeGreaterThan((tokens.length - 1) * SEPARATORS.length * 0.5);
+  });
+});
+
+describe("a search", () => {
+  test("parses only the files holding the chain, and finds every match", async () => {
+    await using dir = await tempDir();
+    await dir.write({
+      "match.go": "package p\nfunc f() error {\n\tif err /* not yet */ != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n",
+      "words.go": "package p\nfunc g() bool {\n\tif x, err := h(); err != nil {\n\t\treturn x\n\t}\n\tif err == nil {\n\t}\n\treturn err != nil\n}\n",
+    });
+    const syntax = new SyntaxService({ workdir: dir.path, source: bunPrimitives.grammars, workers: 0 });
+    try {
+      const answer = await syntax.search({ pattern: "if err != nil { $$$B }", language: "go" });
+      expect(answer.outcomes.map((o) => [o.path.replace(/.*\//, ""), o.count])).toEqual([["match.go", 1]]);
+      // words.go holds `if`, `err`, `!=` and `nil`, but never as a chain: it is not parsed.
+      expect(answer.stats.candidates).toBe(1);
+    } finally {
+      await syntax.close();
+    }
+  });
+});
