@@ -15,10 +15,11 @@ import { compiledGrammars, GrammarLoader, grammarForPath } from "../src/syntax/g
 import { findMatches } from "../src/syntax/match.ts";
 import { compilePattern, isCommentType } from "../src/syntax/pattern.ts";
 import { TextFacts } from "../src/syntax/text-facts.ts";
-import { crossesGap, hasTokenChains } from "../src/syntax/token-chains.ts";
+import { crossesGap, hasTokenChains, opaqueNodes } from "../src/syntax/token-chains.ts";
 
 const PATTERNS: Record<string, string[]> = {
   go: ["if err != nil { $$$B }", "return $A, err", "require.NoError($T, $E)", "defer $F($$$A)", "for $K, $V := range $M { $$$B }", "if $A == nil { $$$B }", "fmt.Errorf($$$A)", "x := <-ch", "func ($R $T) $F($$$A) $Z { $$$B }", "t.Run($N, func(t *testing.T) { $$$B })", "errors.Is($E, $T)", "go func() { $$$B }()", "select { $$$C }", "if v, ok := $M[$K]; ok { $$$B }", "x[i] = y", "var $X $T = $V", "x.y.z"],
+  java: ["throw new IllegalArgumentException($$$A)", "assertEquals($A, $B)", "if ($A == null) { $$$B }", "$X.length()", "return $A;", "if ($A != null) { $$$B }", "for (int $I = 0; $I < $N; $I++) { $$$B }", "Objects.requireNonNull($X)", "@Override public $T $M($$$P) { $$$B }", "new $T<>($$$A)", "$X.equals($Y)", "String.format($$$A)", "try { $$$A } catch ($E $V) { $$$B }", "this.$F = $V;", "System.out.println($X)"],
 };
 const MAX_FILE_CHARS = 1 << 20;
 
@@ -41,7 +42,7 @@ for (const pattern of patterns) console.log(`${pattern.source}: runs ${JSON.stri
 function faults(root: Node, text: string): string[] {
   const found: string[] = [];
   const cursor = root.walk();
-  const opaque = new Set(["interpreted_string_literal"]);
+  const opaque = new Set(opaqueNodes(language!));
   try {
     for (;;) {
       const node = cursor.currentNode;

@@ -5,10 +5,10 @@
 // `return err != nil` cannot match, and is never parsed (a fifth of what prometheus's files held
 // for that pattern were such files). The check is sound only where the grammar is known to put
 // nothing else between two children of a node, so it runs for the languages in GAPS alone, each
-// checked against its grammar (bench/token-chains.ts checks it against real parses).
+// read from its grammar (bench/token-chains.ts checks it against real parses).
 import type { Language } from "web-tree-sitter";
 
-/** What the runs need of a pattern's goals (pattern.ts's Goal, which imports this file). */
+/** What the runs need of a pattern's goals (pattern.ts's PatternNode; that file imports this one). */
 type Goal = { kind: "meta"; multi: boolean } | { kind: "leaf"; text: string } | { kind: "node"; type: string; children: readonly Goal[] };
 
 /** What a grammar may put between two children of a node, besides its unnamed tokens. */
@@ -22,12 +22,16 @@ interface GapSyntax {
 }
 
 /**
- * Languages whose grammar was read for this (tree-sitter-go 0.25): its extras are whitespace (`\s`)
- * and `comment` (`//` to the line's end, `/* … *\/`); its only hidden token lies in a string; and no
- * unnamed node has children or text other than its own type (no alias to a quoted name).
+ * Languages whose grammar (the package's src/grammar.json) was read for this: its extras are
+ * whitespace (`\s`) and comments (`//` to the line's `\n`, `/* … *\/`, neither nested); it has no
+ * external scanner and no alias to a quoted name (so every unnamed node is a token whose text is its
+ * type); and its hidden tokens lie only inside the opaque nodes. tree-sitter-go 0.25.0 has none;
+ * tree-sitter-java 0.23.5 has them inside a text block (`_multiline_string_fragment`,
+ * `_escape_sequence`), so a string is opaque there.
  */
 const GAPS: Record<string, GapSyntax> = {
-  go: { lineComment: "//", blockComment: ["/*", "*/"], opaque: ["interpreted_string_literal"] },
+  go: { lineComment: "//", blockComment: ["/*", "*/"], opaque: [] },
+  java: { lineComment: "//", blockComment: ["/*", "*/"], opaque: ["string_literal"] },
 };
 
 /** A pattern's runs of adjacent tokens, and the unnamed tokens its grammar may have between them. */
@@ -39,6 +43,11 @@ export interface TokenChains {
 
 export function hasTokenChains(language: string): boolean {
   return language in GAPS;
+}
+
+/** Nodes a run does not enter in `language` (bench/token-chains.ts checks the others' gaps). */
+export function opaqueNodes(language: string): readonly string[] {
+  return GAPS[language]?.opaque ?? [];
 }
 
 /**

@@ -1,4 +1,4 @@
-// A Go file is not parsed when it does not hold a pattern's adjacent tokens side by side, with only
+// A Go or Java file is not parsed when it does not hold a pattern's adjacent tokens side by side, with only
 // whitespace, comments and unnamed tokens between them (token-chains.ts): that must never drop a
 // file with a match. Checked on real parses: every variant below with a match must pass the check,
 // whatever comment or line break stands between two of its tokens.
@@ -14,6 +14,7 @@ import { tempDir } from "../helpers/temp-dir.ts";
 
 const loader = new GrammarLoader(bunPrimitives.grammars);
 const go = await loader.parser("go");
+const java = await loader.parser("java");
 
 function runsOf(source: string, language = "go", parser: Parser = go): string[][] | undefined {
   return compilePattern(language, source, parser).chains?.runs;
@@ -30,8 +31,16 @@ describe("a pattern's runs of adjacent tokens", () => {
     ["a separator beside a `$$$` run is optional: left out", "foo($$$A, y)", [["foo", "("], ["y", ")"]]],
     ["a metavariable ends a run", "return $A, err", [[",", "err"]]],
     ["none of two tokens or more", "defer $F($$$A)", undefined],
+    ["a Go string's tokens and text are a run (its grammar has no hidden token)", 'f("a", b)', [["f", "(", '"', "a", '"'], [",", "b", ")"]]],
   ])("%s", (_, source, expected) => {
     expect(runsOf(source)).toEqual(expected);
+  });
+
+  test.each([
+    ["Java: a statement's keyword and its parenthesis", "if ($A == null) { $$$B }", [["if", "("], ["==", "null"]]],
+    ["Java: a string is opaque (a text block's text is a hidden token)", 'f("a", b)', [["f", "("], [",", "b", ")"]]],
+  ])("%s", (_, source, expected) => {
+    expect(runsOf(source, "java", java)).toEqual(expected);
   });
 
   test("only languages whose grammar was read for it have runs", async () => {
@@ -60,26 +69,38 @@ describe("the check", () => {
 });
 
 /** Code with a match of each pattern, as tokens: variants put each separator between two of them. */
-const CASES: Array<[string, string[]]> = [
-  ["if err != nil { $$$B }", ["if", "err", "!=", "nil", "{", "return", "err", "}"]],
-  ["x := <-ch", ["x", ":=", "<-", "ch"]],
-  ["require.NoError($T, $E)", ["require", ".", "NoError", "(", "t", ",", "err", ",", ")"]],
-  ["if v, ok := $M[$K]; ok { $$$B }", ["if", "v", ",", "ok", ":=", "m", "[", "k", "]", ";", "ok", "{", "}"]],
-  ["t.Run($N, func(t *testing.T) { $$$B })", ["t", ".", "Run", "(", '"a"', ",", "func", "(", "t", "*", "testing", ".", "T", ")", "{", "}", ")"]],
-  ["foo($$$A, y)", ["foo", "(", "y", ")"]],
+const CASES: Array<[string, string, string[]]> = [
+  ["go", "if err != nil { $$$B }", ["if", "err", "!=", "nil", "{", "return", "err", "}"]],
+  ["go", "x := <-ch", ["x", ":=", "<-", "ch"]],
+  ["go", "require.NoError($T, $E)", ["require", ".", "NoError", "(", "t", ",", "err", ",", ")"]],
+  ["go", "if v, ok := $M[$K]; ok { $$$B }", ["if", "v", ",", "ok", ":=", "m", "[", "k", "]", ";", "ok", "{", "}"]],
+  ["go", "t.Run($N, func(t *testing.T) { $$$B })", ["t", ".", "Run", "(", '"a"', ",", "func", "(", "t", "*", "testing", ".", "T", ")", "{", "}", ")"]],
+  ["go", "foo($$$A, y)", ["foo", "(", "y", ")"]],
+  ["go", 'f("a", b)', ["f", "(", '"a"', ",", "b", ")"]],
+  // The trailing `,` is skipped by the matcher: a gap of the run `b`, `)` holds it.
+  ["go", "f(a, b)", ["f", "(", "a", ",", "b", ",", ")"]],
+  ["java", "if ($A == null) { $$$B }", ["if", "(", "x", "==", "null", ")", "{", "return", ";", "}"]],
+  ["java", "for (int $I = 0; $I < $N; $I++) { $$$B }", ["for", "(", "int", "i", "=", "0", ";", "i", "<", "n", ";", "i", "++", ")", "{", "}"]],
+  ["java", "System.out.println($X)", ["System", ".", "out", ".", "println", "(", '"a"', ")", ";"]],
+  ["java", "new $T<>($$$A)", ["x", "=", "new", "ArrayList", "<", ">", "(", ")", ";"]],
 ];
 const SEPARATORS = [" ", "\n", "\t", "/* a */", " // b\n", "// c\r\n", "/*x*//*y*/", "\u00a0"];
+const WRAPPERS: Record<string, (code: string) => string> = {
+  go: (code) => `package p\nfunc f() {\n${code}\n}\n`,
+  java: (code) => `class A {\n  void f() {\n${code}\n  }\n}\n`,
+};
 
 describe("on real parses, no variant with a match is ruled out", () => {
-  test.each(CASES)("%s", (source, tokens) => {
-    const pattern = compilePattern("go", source, go);
+  test.each(CASES)("%s: %s", async (language, source, tokens) => {
+    const parser = await loader.parser(language);
+    const pattern = compilePattern(language, source, parser);
     expect(pattern.chains).toBeDefined();
     let matched = 0;
     for (let gap = 0; gap < tokens.length - 1; gap++) {
       for (const separator of SEPARATORS) {
         const code = tokens.map((token, k) => token + (k === gap ? separator : k < tokens.length - 1 ? " " : "")).join("");
-        const text = `package p\nfunc f() {\n${code}\n}\n`;
-        const tree = go.parse(text)!;
+        const text = WRAPPERS[language]!(code);
+        const tree = parser.parse(text)!;
         try {
           if (findMatches(tree.rootNode, pattern).length === 0) continue;
           matched++;
