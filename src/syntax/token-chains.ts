@@ -114,35 +114,38 @@ function unnamedTokens(grammar: Language): string[] {
 /**
  * Whether `text` holds every run of `chains` (file-level: each run somewhere). From each place the
  * run's first token stands, every way through the gaps is followed (a gap's `!` may be a token of
- * its own or the start of `!=`); each (token, offset) is visited once, so a file costs time linear
- * in its length per run, whatever it holds.
+ * its own or the start of `!=`); each (token, offset) is visited once, and a comment's end is found
+ * by a binary search, so a file costs time linear in its length per run (times a logarithm),
+ * whatever it holds.
  */
 export function holdsChains(text: string, language: string, chains: TokenChains): boolean {
   const gap = GAPS[language];
   if (!gap) return true;
-  const byFirst = tokensByFirstChar(chains.tokens);
-  return chains.runs.every((run) => holdsRun(text, run, gap, byFirst));
+  const steps = new GapSteps(text, gap, tokensByFirstChar(chains.tokens));
+  return chains.runs.every((run) => holdsRun(text, run, steps));
 }
 
-function holdsRun(text: string, run: readonly string[], gap: GapSyntax, byFirst: Map<number, string[]>): boolean {
+function holdsRun(text: string, run: readonly string[], steps: GapSteps): boolean {
   const width = text.length + 1;
-  const seen = new Set<number>();
+  // One bit per state k * width + offset: tokens 0..k-1 matched, the gap before token k starts at offset.
+  let seen: Uint32Array | undefined;
   const stack: number[] = [];
   const first = run[0]!;
   for (let at = text.indexOf(first); at !== -1; at = text.indexOf(first, at + 1)) {
-    // State k * width + offset: tokens 0..k-1 matched, the gap before token k starts at offset.
+    seen ??= new Uint32Array(Math.ceil((run.length * width) / 32));
     stack.push(width + at + first.length);
     while (stack.length > 0) {
       const state = stack.pop()!;
-      if (seen.has(state)) continue;
-      seen.add(state);
+      const bit = 1 << (state & 31);
+      if (seen[state >>> 5]! & bit) continue;
+      seen[state >>> 5]! |= bit;
       const k = Math.floor(state / width);
       const offset = state - k * width;
       if (text.startsWith(run[k]!, offset)) {
         if (k + 1 === run.length) return true;
         stack.push((k + 1) * width + offset + run[k]!.length);
       }
-      for (const next of gapSteps(text, offset, gap, byFirst)) stack.push(k * width + next);
+      for (const next of steps.from(offset)) stack.push(k * width + next);
     }
   }
   return false;
@@ -155,7 +158,7 @@ function holdsRun(text: string, run: readonly string[], gap: GapSyntax, byFirst:
 export function crossesGap(text: string, from: number, to: number, language: string, tokens: readonly string[]): boolean {
   const gap = GAPS[language];
   if (!gap) return true;
-  const byFirst = tokensByFirstChar(tokens);
+  const steps = new GapSteps(text, gap, tokensByFirstChar(tokens));
   const seen = new Set<number>();
   const stack = [from];
   while (stack.length > 0) {
@@ -163,29 +166,60 @@ export function crossesGap(text: string, from: number, to: number, language: str
     if (offset === to) return true;
     if (offset > to || seen.has(offset)) continue;
     seen.add(offset);
-    stack.push(...gapSteps(text, offset, gap, byFirst));
+    stack.push(...steps.from(offset));
   }
   return false;
 }
 
-/** Where a gap starting at `offset` may go on from, one step: past a space, a comment or an unnamed token. */
-function gapSteps(text: string, offset: number, gap: GapSyntax, byFirst: Map<number, string[]>): number[] {
-  if (offset >= text.length) return [];
-  const code = text.charCodeAt(offset);
-  // Any non-ASCII character too: were one of Unicode's spaces read as whitespace, a gap could hold it.
-  if (code > 127 || code === 32 || (code >= 9 && code <= 13)) return [offset + 1];
-  const steps: number[] = [];
-  if (text.startsWith(gap.lineComment, offset)) {
-    const newline = text.indexOf("\n", offset);
-    steps.push(newline === -1 ? text.length : newline);
+/** Where a gap in one text may go on from an offset, one step: past a space, a comment or an unnamed token. */
+class GapSteps {
+  /** Where each `\n` and each block comment's close stand, found once: a gap may ask from every offset of a long line. */
+  private newlines: number[] | undefined;
+  private closes: number[] | undefined;
+
+  constructor(
+    private readonly text: string,
+    private readonly gap: GapSyntax,
+    private readonly byFirst: Map<number, string[]>,
+  ) {}
+
+  from(offset: number): number[] {
+    const { text, gap } = this;
+    if (offset >= text.length) return [];
+    const code = text.charCodeAt(offset);
+    // Any non-ASCII character too: were one of Unicode's spaces read as whitespace, a gap could hold it.
+    if (code > 127 || code === 32 || (code >= 9 && code <= 13)) return [offset + 1];
+    const steps: number[] = [];
+    if (text.startsWith(gap.lineComment, offset)) {
+      const newline = firstAtOrAfter((this.newlines ??= offsetsOf(text, "\n")), offset);
+      steps.push(newline ?? text.length);
+    }
+    const [open, close] = gap.blockComment;
+    if (text.startsWith(open, offset)) {
+      const end = firstAtOrAfter((this.closes ??= offsetsOf(text, close)), offset + open.length);
+      if (end !== undefined) steps.push(end + close.length);
+    }
+    for (const token of this.byFirst.get(code) ?? []) if (text.startsWith(token, offset)) steps.push(offset + token.length);
+    return steps;
   }
-  const [open, close] = gap.blockComment;
-  if (text.startsWith(open, offset)) {
-    const end = text.indexOf(close, offset + open.length);
-    if (end !== -1) steps.push(end + close.length);
+}
+
+function offsetsOf(text: string, needle: string): number[] {
+  const offsets: number[] = [];
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) offsets.push(at);
+  return offsets;
+}
+
+/** The first of the sorted `offsets` at or after `from`. */
+function firstAtOrAfter(offsets: readonly number[], from: number): number | undefined {
+  let lo = 0;
+  let hi = offsets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (offsets[mid]! < from) lo = mid + 1;
+    else hi = mid;
   }
-  for (const token of byFirst.get(code) ?? []) if (text.startsWith(token, offset)) steps.push(offset + token.length);
-  return steps;
+  return offsets[lo];
 }
 
 const firstCharIndexes = new WeakMap<readonly string[], Map<number, string[]>>();
