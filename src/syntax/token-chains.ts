@@ -25,8 +25,9 @@ interface GapSyntax {
  * Languages whose grammar (the package's src/grammar.json) was read for this: its extras are
  * whitespace (`\s`) and comments (`//` to the line's `\n`, `/* … *\/`, neither nested); it has no
  * external scanner and no alias to a quoted name (so every unnamed node is a token whose text is its
- * type); and its hidden tokens lie only inside the opaque nodes. tree-sitter-go 0.25.0 has none;
- * tree-sitter-java 0.23.5 has them inside a text block (`_multiline_string_fragment`,
+ * type); and a hidden token (an unaliased token inside a rule) is either text a gap holds anyway or
+ * lies inside an opaque node. tree-sitter-go 0.25.0's are its `\n` terminators (whitespace);
+ * tree-sitter-java 0.23.5's lie inside a text block (`_multiline_string_fragment`,
  * `_escape_sequence`), so a string is opaque there.
  */
 const GAPS: Record<string, GapSyntax> = {
