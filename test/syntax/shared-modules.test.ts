@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { bunPrimitives } from "../../src/runtime/bun.ts";
 import { SyntaxService } from "../../src/syntax/service.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
+import { until } from "../helpers/until.ts";
 import { recordingSpawner } from "./recording-spawner.ts";
 
 describe("parse workers share compiled WebAssembly modules", () => {
@@ -18,6 +19,9 @@ describe("parse workers share compiled WebAssembly modules", () => {
       workers.spawned[0]!.terminate(); // a crash: its replacement must not compile anew either
       expect((await syntax.search({ pattern: "foo($A)", language: "javascript" })).outcomes).toHaveLength(20);
       expect(workers.spawned).toHaveLength(3);
+      // A search posts its grammar to every worker once that worker is ready, and does not wait for
+      // it: the surviving worker may take every file before its new peer is up (a CI run caught it).
+      await until("the grammar posted to the replacement worker", () => workers.sent.some(({ worker, message }) => worker === 2 && message.type === "grammar"));
 
       const hellos = workers.sent.flatMap(({ message }) => (message.type === "hello" ? [message.runtime] : []));
       const grammars = workers.sent.flatMap(({ worker, message }) => (message.type === "grammar" ? [{ worker, module: message.module }] : []));
