@@ -9,9 +9,8 @@ import type { Tree } from "web-tree-sitter";
 import { bunPrimitives } from "../src/runtime/bun.ts";
 import { inCode, nonCodeSpans } from "../src/syntax/code-spans.ts";
 import { compiledGrammars, GrammarLoader } from "../src/syntax/grammars.ts";
-import { findMatches } from "../src/syntax/match.ts";
 import { compilePattern } from "../src/syntax/pattern.ts";
-import { TextFacts } from "../src/syntax/text-facts.ts";
+import { PrefilterSkips } from "./prefilter-skips.ts";
 
 const SOURCES = ["$X.unwrap()", "Arc::new($X)", "impl $T for $S { $$$B }", "match $X { $$$A }", "$X.await", "fn $F($$$A) -> $R { $$$B }", "let $X = $Y;", "Ok($X)", "println!($$$A)", "self.$F", "unsafe { $$$B }", "Some($X)", "return $X", "pub fn $F($$$A) { $$$B }", "use $X;", "struct $S { $$$F }"];
 const MAX_FILE_CHARS = 1 << 20;
@@ -43,8 +42,7 @@ for (const dir of process.argv.slice(2)) {
   const files = [...new Bun.Glob("**/*.rs").scanSync({ cwd: dir })];
   let checked = 0;
   let gaveUp = 0;
-  let skipped = 0;
-  let wrongSkips = 0;
+  const skips = new PrefilterSkips();
   let misplacedWords = 0;
   for (const file of files) {
     const text = readFileSync(join(dir, file), "utf8");
@@ -58,19 +56,10 @@ for (const dir of process.argv.slice(2)) {
         misplacedWords++;
         console.log(`  a code word the lexer put in a comment or literal: ${file} ${word}`);
       }
-      for (const pattern of patterns) {
-        const everywhere = new TextFacts().holdsAll(text, { literals: pattern.literals, wordLiterals: pattern.wordLiterals });
-        if (!everywhere || new TextFacts().holdsAll(text, pattern)) continue;
-        skipped++;
-        const found = findMatches(tree.rootNode, pattern).length;
-        if (found > 0) {
-          wrongSkips++;
-          console.log(`  WRONG: ${file} was skipped for ${pattern.source} and holds ${found} match(es)`);
-        }
-      }
+      skips.check(file, text, tree, patterns);
     } finally {
       tree.delete();
     }
   }
-  console.log(`${dir}: ${checked} files, the lexer gave up on ${gaveUp}; (file, pattern) pairs skipped ${skipped}, with a match ${wrongSkips}; code words placed outside code ${misplacedWords}`);
+  console.log(`${dir}: ${checked} files, the lexer gave up on ${gaveUp}; (file, pattern) pairs skipped ${skips.skipped}, with a match ${skips.wrong}; code words placed outside code ${misplacedWords}`);
 }

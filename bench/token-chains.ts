@@ -12,10 +12,9 @@ import { join } from "node:path";
 import type { Node } from "web-tree-sitter";
 import { bunPrimitives } from "../src/runtime/bun.ts";
 import { compiledGrammars, GrammarLoader, grammarForPath } from "../src/syntax/grammars.ts";
-import { findMatches } from "../src/syntax/match.ts";
 import { compilePattern, isCommentType } from "../src/syntax/pattern.ts";
-import { TextFacts } from "../src/syntax/text-facts.ts";
 import { crossesGap, hasTokenChains, opaqueNodes } from "../src/syntax/token-chains.ts";
+import { PrefilterSkips } from "./prefilter-skips.ts";
 
 const PATTERNS: Record<string, string[]> = {
   go: ["if err != nil { $$$B }", "return $A, err", "require.NoError($T, $E)", "defer $F($$$A)", "for $K, $V := range $M { $$$B }", "if $A == nil { $$$B }", "fmt.Errorf($$$A)", "x := <-ch", "func ($R $T) $F($$$A) $Z { $$$B }", "t.Run($N, func(t *testing.T) { $$$B })", "errors.Is($E, $T)", "go func() { $$$B }()", "select { $$$C }", "if v, ok := $M[$K]; ok { $$$B }", "x[i] = y", "var $X $T = $V", "x.y.z"],
@@ -68,10 +67,7 @@ for (const dir of dirs) {
   const files = [...new Bun.Glob("**/*").scanSync({ cwd: dir })].filter((file) => grammarForPath(file) === language);
   let checked = 0;
   let faulty = 0;
-  let skipped = 0;
-  let skippedChars = 0;
-  let literalChars = 0;
-  let wrongSkips = 0;
+  const skips = new PrefilterSkips();
   for (const file of files) {
     const text = readFileSync(join(dir, file), "utf8");
     if (text.length >= MAX_FILE_CHARS) continue;
@@ -83,22 +79,10 @@ for (const dir of dirs) {
         faulty++;
         if (faulty <= 20) for (const fault of wrong) console.log(`  ${file} ${fault}`);
       }
-      for (const pattern of patterns) {
-        if (!new TextFacts().holdsAll(text, { literals: pattern.literals, wordLiterals: pattern.wordLiterals })) continue;
-        literalChars += text.length;
-        if (new TextFacts().holdsAll(text, pattern)) continue;
-        skipped++;
-        skippedChars += text.length;
-        const found = findMatches(tree.rootNode, pattern).length;
-        if (found > 0) {
-          wrongSkips++;
-          console.log(`  WRONG: ${file} was skipped for ${pattern.source} and holds ${found} match(es)`);
-        }
-      }
+      skips.check(file, text, tree, patterns);
     } finally {
       tree.delete();
     }
   }
-  const share = literalChars > 0 ? ((100 * skippedChars) / literalChars).toFixed(0) : "0";
-  console.log(`${dir}: ${checked} files, ${faulty} with a gap the chains do not allow; (file, pattern) pairs skipped by the chains ${skipped} (${share} % of the characters the literals let through), with a match ${wrongSkips}`);
+  console.log(`${dir}: ${checked} files, ${faulty} with a gap the chains do not allow; (file, pattern) pairs skipped by the chains ${skips.skipped} (${skips.share()} % of the characters the literals let through), with a match ${skips.wrong}`);
 }
