@@ -18,9 +18,12 @@ describe("parse workers share compiled WebAssembly modules", () => {
       expect((await syntax.search({ pattern: "foo($A)", language: "javascript" })).outcomes).toHaveLength(20);
       workers.spawned[0]!.terminate(); // a crash: its replacement must not compile anew either
       expect((await syntax.search({ pattern: "foo($A)", language: "javascript" })).outcomes).toHaveLength(20);
+      // The death is heard when the worker's close event comes, which may be after that search (the
+      // survivor can answer it alone); a search made once the replacement is up sends it the grammar
+      // as it becomes ready, without waiting for it.
+      await until("the replacement worker", () => workers.spawned.length === 3);
+      expect((await syntax.search({ pattern: "foo($A)", language: "javascript" })).outcomes).toHaveLength(20);
       expect(workers.spawned).toHaveLength(3);
-      // A search posts its grammar to every worker once that worker is ready, and does not wait for
-      // it: the surviving worker may take every file before its new peer is up (a CI run caught it).
       await until("the grammar posted to the replacement worker", () => workers.sent.some(({ worker, message }) => worker === 2 && message.type === "grammar"));
 
       const hellos = workers.sent.flatMap(({ message }) => (message.type === "hello" ? [message.runtime] : []));
